@@ -1,0 +1,31 @@
+package dev.ratelimit.policy;
+
+import java.util.Map;
+
+/**
+ * A named, validated policy: whose quota a request counts against and the limits of
+ * each tier. Routes name it; every route naming it shares each client's quota.
+ *
+ * @param id the policy id, as in {@code ratelimit.policies}
+ * @param key whose quota a request counts against
+ * @param shadow whether decisions are counted and reported but never enforced
+ * @param cost units one request consumes
+ * @param tiers the tiers by name
+ * @param defaultTier the tier used for a tier name this policy does not list
+ */
+public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, Map<String, Tier> tiers,
+		Tier defaultTier) {
+
+	public RateLimitPolicy {
+		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * The tier a request of the named tier gets: its own entry, else the default tier.
+	 */
+	public Tier tier(String tierName) {
+		Tier tier = this.tiers.get(tierName);
+		return (tier != null) ? tier : this.defaultTier;
+	}
+
+}

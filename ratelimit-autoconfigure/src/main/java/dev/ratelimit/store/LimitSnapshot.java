@@ -1,0 +1,17 @@
+package dev.ratelimit.store;
+
+import java.util.Map;
+
+/**
+ * One limit of a live bucket, as it stands now.
+ *
+ * @param algorithm the algorithm's configuration name
+ * @param limit the quota: limit or capacity
+ * @param remaining whole units left now
+ * @param resetSeconds seconds until the quota is fully restored, rounded up
+ * @param state the algorithm's own state (tokens, queue level, window counts, log
+ * size)
+ */
+public record LimitSnapshot(String algorithm, long limit, long remaining, long resetSeconds,
+		Map<String, Number> state) {
+}
