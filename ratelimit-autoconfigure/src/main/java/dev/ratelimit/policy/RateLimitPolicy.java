@@ -2,6 +2,8 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
+import dev.ratelimit.store.StoreType;
+
 /**
  * A named, validated policy: whose quota a request counts against and the limits of
  * each tier. Routes name it; every route naming it shares each client's quota.
@@ -10,11 +12,12 @@ import java.util.Map;
  * @param key whose quota a request counts against
  * @param shadow whether decisions are counted and reported but never enforced
  * @param cost units one request consumes
+ * @param store where the policy's buckets live
  * @param tiers the tiers by name
  * @param defaultTier the tier used for a tier name this policy does not list
  */
-public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, Map<String, Tier> tiers,
-		Tier defaultTier) {
+public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+		Map<String, Tier> tiers, Tier defaultTier) {
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);

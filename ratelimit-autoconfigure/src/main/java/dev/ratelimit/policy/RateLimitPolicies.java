@@ -1,0 +1,28 @@
+package dev.ratelimit.policy;
+
+import java.util.Map;
+
+/**
+ * Every configured policy, validated at start-up, and how a request's API key maps
+ * to its tier.
+ *
+ * @param byId the policies by id
+ * @param defaultTier the tier of a request with no API key or an unknown one
+ * @param tiersByApiKey the tier of each known API key
+ */
+public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
+		Map<String, String> tiersByApiKey) {
+
+	public RateLimitPolicies {
+		byId = Map.copyOf(byId);
+		tiersByApiKey = Map.copyOf(tiersByApiKey);
+	}
+
+	/**
+	 * The policy with that id, or {@code null} when there is none.
+	 */
+	public RateLimitPolicy policy(String id) {
+		return this.byId.get(id);
+	}
+
+}
