@@ -1,0 +1,91 @@
+-- The entry point, after the algorithms. One bucket per call: KEYS[1..n] its limits'
+-- states (in the tier's order), KEYS[n + 1] its meta hash {n = requests judged}.
+-- ARGV: mode, cost, idle-ms, want, refund, refund-at, requests, then per limit:
+-- algorithm code, quota, period (microseconds), rate.
+--   acquire: judge `cost` against every limit; consume from all or none.
+--   lease:   give back `refund` units leased at `refund-at`, then consume up to `want`
+--            units that every limit admits, and judge `cost` against what is left.
+--   peek:    describe the bucket, consuming nothing; empty when there is no bucket.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local mode = ARGV[1]
+local cost = tonumber(ARGV[2])
+local limit_count = #KEYS - 1
+local meta = KEYS[#KEYS]
+
+if mode == 'peek' and redis.call('EXISTS', meta) == 0 then
+	return {}
+end
+
+local params, states = {}, {}
+for i = 1, limit_count do
+	local base = 7 + (i - 1) * 4
+	local p = {
+		algorithm = algorithms[tonumber(ARGV[base + 1])],
+		quota = tonumber(ARGV[base + 2]),
+		period = tonumber(ARGV[base + 3]),
+		rate = tonumber(ARGV[base + 4]),
+	}
+	params[i] = p
+	states[i] = p.algorithm.load(KEYS[i], now, p)
+end
+
+if mode == 'peek' then
+	local reply = { tonumber(redis.call('HGET', meta, 'n')) or 0 }
+	for i = 1, limit_count do
+		local p = params[i]
+		local _, remaining, reset = p.algorithm.probe(states[i], now, p, 0)
+		local described = p.algorithm.describe(states[i], now, p)
+		table.insert(reply, remaining)
+		table.insert(reply, reset)
+		for j = 1, 3 do
+			table.insert(reply, described[j] ~= nil and tostring(described[j]) or '')
+		end
+	end
+	return reply
+end
+
+local reply = {}
+if mode == 'lease' then
+	local refund = tonumber(ARGV[5])
+	if refund > 0 then
+		local refund_at = tonumber(ARGV[6])
+		for i = 1, limit_count do
+			params[i].algorithm.refund(states[i], now, params[i], refund, refund_at)
+		end
+	end
+	local grant = tonumber(ARGV[4])
+	for i = 1, limit_count do
+		local _, remaining = params[i].algorithm.probe(states[i], now, params[i], 0)
+		grant = math.min(grant, remaining)
+	end
+	if grant > 0 then
+		for i = 1, limit_count do
+			params[i].algorithm.commit(states[i], now, params[i], grant)
+		end
+	end
+	reply = { grant, now }
+end
+
+local allowed = true
+for i = 1, limit_count do
+	local p = params[i]
+	local admitted, remaining, reset, retry_after = p.algorithm.probe(states[i], now, p, cost)
+	allowed = allowed and admitted == 1
+	table.insert(reply, admitted)
+	table.insert(reply, remaining)
+	table.insert(reply, reset)
+	table.insert(reply, retry_after)
+end
+if mode == 'acquire' and allowed then
+	for i = 1, limit_count do
+		params[i].algorithm.commit(states[i], now, params[i], cost)
+	end
+end
+
+local requests = tonumber(ARGV[7])
+if requests > 0 then
+	redis.call('HINCRBY', meta, 'n', requests)
+end
+redis.call('PEXPIRE', meta, ARGV[3])
+return reply

@@ -1,0 +1,45 @@
+-- Shared by every algorithm below: time arithmetic in microseconds, the unit of
+-- Redis TIME, with the same rounding rules as dev.ratelimit.algorithm.
+if redis.replicate_commands then
+	-- Redis < 5 replicates scripts verbatim and forbids writes after TIME.
+	redis.replicate_commands()
+end
+
+-- Tolerance on unit counts and on computed instants, as in Java's Nanos.
+local EPSILON = 1e-9
+
+local function ceil_us(us)
+	if us <= EPSILON then
+		return 0
+	end
+	return math.ceil(us - EPSILON)
+end
+
+local function whole_units(units)
+	local whole = math.floor(units + EPSILON)
+	if whole < 0 then
+		return 0
+	end
+	return whole
+end
+
+-- Fractions are stored with full double precision: tostring keeps only 14 digits.
+local function exact(number)
+	return string.format('%.17g', number)
+end
+
+-- The key lives until its state is as good as new again; an already new state is
+-- simply forgotten.
+local function expire_in(key, us)
+	local ms = math.ceil(us / 1000)
+	if ms < 1 then
+		redis.call('DEL', key)
+	else
+		redis.call('PEXPIRE', key, ms)
+	end
+end
+
+-- Each algorithm: load (state now, rolled or refilled, nothing written), probe
+-- (allowed, remaining, reset, retry-after; nothing written), commit and refund (write
+-- the state and its expiry), describe (state for display).
+local algorithms = {}

@@ -1,0 +1,49 @@
+-- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): hash {l = level, ts = drain
+-- instant}; a missing key is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
+algorithms[5] = {
+	load = function(key, now, p)
+		local stored = redis.call('HMGET', key, 'l', 'ts')
+		local level = tonumber(stored[1])
+		if not level then
+			return { key = key, level = 0, at = now }
+		end
+		local at = tonumber(stored[2])
+		local elapsed = now - at
+		if elapsed > 0 then
+			level = math.max(0, level - elapsed * p.rate / p.period)
+			at = now
+		end
+		return { key = key, level = level, at = at }
+	end,
+	until_drained = function(p, units)
+		if units <= EPSILON then
+			return 0
+		end
+		return ceil_us(units * p.period / p.rate)
+	end,
+	probe = function(s, now, p, cost)
+		local bucket = algorithms[5]
+		if s.level + cost <= p.quota + EPSILON then
+			local after = math.min(p.quota, s.level + cost)
+			return 1, whole_units(p.quota - after), bucket.until_drained(p, after), 0
+		end
+		local overflow = math.min(s.level, s.level + cost - p.quota)
+		return 0, whole_units(p.quota - s.level), bucket.until_drained(p, s.level),
+			math.max(1, bucket.until_drained(p, overflow))
+	end,
+	save = function(s, now, p)
+		redis.call('HSET', s.key, 'l', exact(s.level), 'ts', s.at)
+		expire_in(s.key, algorithms[5].until_drained(p, s.level))
+	end,
+	commit = function(s, now, p, cost)
+		s.level = math.min(p.quota, s.level + cost)
+		algorithms[5].save(s, now, p)
+	end,
+	refund = function(s, now, p, units, at)
+		s.level = math.max(0, s.level - units)
+		algorithms[5].save(s, now, p)
+	end,
+	describe = function(s, now, p)
+		return { exact(s.level) }
+	end,
+}

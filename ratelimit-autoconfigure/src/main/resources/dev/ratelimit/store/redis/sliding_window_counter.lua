@@ -1,0 +1,81 @@
+-- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): hash
+-- {w = window index, c = current count, p = previous count};
+-- estimate = current + previous * (1 - elapsed / window), admitted when estimate + cost <= limit.
+algorithms[3] = {
+	load = function(key, now, p)
+		local stored = redis.call('HMGET', key, 'w', 'c', 'p')
+		local index = math.floor(now / p.period)
+		local s = { key = key, index = index, current = 0, previous = 0 }
+		local stored_index = tonumber(stored[1])
+		if stored_index then
+			if index <= stored_index then
+				s.index = stored_index
+				s.current = tonumber(stored[2])
+				s.previous = tonumber(stored[3])
+			elseif index == stored_index + 1 then
+				s.previous = tonumber(stored[2])
+			end
+		end
+		s.elapsed = math.max(0, now - s.index * p.period)
+		return s
+	end,
+	estimate = function(s, p)
+		return s.current + s.previous * ((p.period - s.elapsed) / p.period)
+	end,
+	until_empty = function(s, p, current)
+		local until_window_end = p.period - s.elapsed
+		if current > 0 then
+			return until_window_end + p.period
+		end
+		if s.previous > 0 then
+			return until_window_end
+		end
+		return 0
+	end,
+	retry_after = function(s, p, cost)
+		local until_window_end = p.period - s.elapsed
+		local room_now = p.quota - cost - s.current
+		if room_now >= 0 and s.previous > 0 then
+			local at_elapsed = p.period * (1 - room_now / s.previous)
+			return math.max(1, ceil_us(at_elapsed - s.elapsed))
+		end
+		local room_next = p.quota - cost
+		if room_next < 0 then
+			return algorithms[3].until_empty(s, p, s.current)
+		end
+		if s.current <= room_next then
+			return until_window_end
+		end
+		return until_window_end + ceil_us(p.period * (1 - room_next / s.current))
+	end,
+	probe = function(s, now, p, cost)
+		local counter = algorithms[3]
+		local estimate = counter.estimate(s, p)
+		if estimate + cost <= p.quota + EPSILON then
+			return 1, whole_units(p.quota - estimate - cost), counter.until_empty(s, p, s.current + cost), 0
+		end
+		return 0, whole_units(p.quota - estimate), counter.until_empty(s, p, s.current), counter.retry_after(s, p, cost)
+	end,
+	save = function(s, now, p)
+		redis.call('HSET', s.key, 'w', s.index, 'c', s.current, 'p', s.previous)
+		-- The current count weighs on the estimate until the end of the next window.
+		expire_in(s.key, (s.index + 2) * p.period - now)
+	end,
+	commit = function(s, now, p, cost)
+		s.current = s.current + cost
+		algorithms[3].save(s, now, p)
+	end,
+	refund = function(s, now, p, units, at)
+		local at_index = math.floor(at / p.period)
+		if at_index == s.index and s.current > 0 then
+			s.current = math.max(0, s.current - units)
+			algorithms[3].save(s, now, p)
+		elseif at_index == s.index - 1 and s.previous > 0 then
+			s.previous = math.max(0, s.previous - units)
+			algorithms[3].save(s, now, p)
+		end
+	end,
+	describe = function(s, now, p)
+		return { s.current, s.previous, exact(algorithms[3].estimate(s, p)) }
+	end,
+}

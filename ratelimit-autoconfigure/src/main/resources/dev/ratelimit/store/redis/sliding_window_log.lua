@@ -1,0 +1,56 @@
+-- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): a list of admission
+-- instants in microseconds, oldest first; a unit admitted at t counts while now < t + window.
+algorithms[2] = {
+	load = function(key, now, p)
+		while true do
+			local oldest = redis.call('LINDEX', key, 0)
+			if not oldest or now - tonumber(oldest) < p.period then
+				break
+			end
+			redis.call('LPOP', key)
+		end
+		return { key = key, size = redis.call('LLEN', key) }
+	end,
+	until_expired = function(s, now, p, index)
+		if index < 0 then
+			return 0
+		end
+		return math.max(0, tonumber(redis.call('LINDEX', s.key, index)) + p.period - now)
+	end,
+	probe = function(s, now, p, cost)
+		local log = algorithms[2]
+		if cost <= p.quota - s.size then
+			local reset = (cost > 0) and p.period or log.until_expired(s, now, p, s.size - 1)
+			return 1, p.quota - s.size - cost, reset, 0
+		end
+		-- The request fits once the oldest (size + cost - limit) units have expired.
+		local must_expire = math.min(s.size + cost - p.quota, s.size)
+		return 0, p.quota - s.size, log.until_expired(s, now, p, s.size - 1),
+			log.until_expired(s, now, p, must_expire - 1)
+	end,
+	commit = function(s, now, p, cost)
+		local at = now
+		if s.size > 0 then
+			at = math.max(now, tonumber(redis.call('LINDEX', s.key, -1)))
+		end
+		-- unpack has a stack limit: push in chunks.
+		local left = cost
+		while left > 0 do
+			local chunk = {}
+			for i = 1, math.min(left, 1000) do
+				chunk[i] = at
+			end
+			redis.call('RPUSH', s.key, unpack(chunk))
+			left = left - #chunk
+		end
+		s.size = s.size + cost
+		expire_in(s.key, at + p.period - now)
+	end,
+	refund = function(s, now, p, units, at)
+		local removed = redis.call('LREM', s.key, -units, at)
+		s.size = s.size - removed
+	end,
+	describe = function(s, now, p)
+		return { s.size }
+	end,
+}

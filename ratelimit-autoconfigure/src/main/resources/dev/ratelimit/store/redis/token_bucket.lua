@@ -1,0 +1,50 @@
+-- Token bucket (dev.ratelimit.algorithm.TokenBucket): hash {t = tokens, ts = refill instant};
+-- a missing key is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
+algorithms[4] = {
+	load = function(key, now, p)
+		local stored = redis.call('HMGET', key, 't', 'ts')
+		local tokens = tonumber(stored[1])
+		if not tokens then
+			return { key = key, tokens = p.quota, at = now }
+		end
+		local at = tonumber(stored[2])
+		local elapsed = now - at
+		-- A late reading neither refills nor moves the refill instant back.
+		if elapsed > 0 then
+			tokens = math.min(p.quota, tokens + elapsed * p.rate / p.period)
+			at = now
+		end
+		return { key = key, tokens = tokens, at = at }
+	end,
+	until_holding = function(p, target, tokens)
+		local missing = target - tokens
+		if missing <= EPSILON then
+			return 0
+		end
+		return ceil_us(missing * p.period / p.rate)
+	end,
+	probe = function(s, now, p, cost)
+		local bucket = algorithms[4]
+		if s.tokens + EPSILON >= cost then
+			local after = math.max(0, s.tokens - cost)
+			return 1, whole_units(after), bucket.until_holding(p, p.quota, after), 0
+		end
+		local retry_after = bucket.until_holding(p, math.min(cost, p.quota), s.tokens)
+		return 0, whole_units(s.tokens), bucket.until_holding(p, p.quota, s.tokens), math.max(1, retry_after)
+	end,
+	save = function(s, now, p)
+		redis.call('HSET', s.key, 't', exact(s.tokens), 'ts', s.at)
+		expire_in(s.key, algorithms[4].until_holding(p, p.quota, s.tokens))
+	end,
+	commit = function(s, now, p, cost)
+		s.tokens = math.max(0, s.tokens - cost)
+		algorithms[4].save(s, now, p)
+	end,
+	refund = function(s, now, p, units, at)
+		s.tokens = math.min(p.quota, s.tokens + units)
+		algorithms[4].save(s, now, p)
+	end,
+	describe = function(s, now, p)
+		return { exact(s.tokens) }
+	end,
+}
