@@ -1,0 +1,96 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the Redis-backed stores ({@code redis} and {@code hybrid}). The
+ * connection itself is Spring Boot's, configured under {@code spring.data.redis}.
+ */
+@ConfigurationProperties("ratelimit.redis")
+public class RedisStoreProperties {
+
+	/**
+	 * Prefix of every Redis key the limiter writes; keys look like
+	 * {@code <prefix>:{<policy>:<tier>:<client key>}:<n>}.
+	 */
+	private String keyPrefix = "rl";
+
+	/**
+	 * Longest a decision may wait on Redis before the failure mode decides.
+	 */
+	private Duration timeout = Duration.ofMillis(50);
+
+	/**
+	 * What to decide when Redis fails or is too slow: allow (fail open), deny (fail
+	 * closed) or local (this node's Caffeine buckets until Redis is back).
+	 */
+	private FailureMode onFailure = FailureMode.ALLOW;
+
+	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getTimeout() {
+		return this.timeout;
+	}
+
+	public void setTimeout(Duration timeout) {
+		this.timeout = timeout;
+	}
+
+	public FailureMode getOnFailure() {
+		return this.onFailure;
+	}
+
+	public void setOnFailure(FailureMode onFailure) {
+		this.onFailure = onFailure;
+	}
+
+	public CircuitBreaker getCircuitBreaker() {
+		return this.circuitBreaker;
+	}
+
+	/**
+	 * The circuit breaker that stops calling a failing Redis.
+	 */
+	public static class CircuitBreaker {
+
+		/**
+		 * Consecutive failed or timed-out calls after which the breaker opens and the
+		 * failure mode decides without calling Redis.
+		 */
+		private int failureThreshold = 5;
+
+		/**
+		 * How long the breaker stays open before one call probes whether Redis is back;
+		 * also the Retry-After of requests rejected by on-failure=deny.
+		 */
+		private Duration openDuration = Duration.ofSeconds(5);
+
+		public int getFailureThreshold() {
+			return this.failureThreshold;
+		}
+
+		public void setFailureThreshold(int failureThreshold) {
+			this.failureThreshold = failureThreshold;
+		}
+
+		public Duration getOpenDuration() {
+			return this.openDuration;
+		}
+
+		public void setOpenDuration(Duration openDuration) {
+			this.openDuration = openDuration;
+		}
+
+	}
+
+}

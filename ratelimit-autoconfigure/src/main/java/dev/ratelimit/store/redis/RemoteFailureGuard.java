@@ -1,0 +1,181 @@
+package dev.ratelimit.store.redis;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketStore;
+
+/**
+ * What a Redis-backed store does when Redis fails: the circuit breaker, the
+ * configured {@link FailureMode}, a rate-limited warning, and the health it reports.
+ */
+public final class RemoteFailureGuard {
+
+	private static final Log logger = LogFactory.getLog(RemoteFailureGuard.class);
+
+	private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	/**
+	 * At most one warning per interval, however many requests fall back.
+	 */
+	private static final long WARNING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	/**
+	 * Admitted with no quota to report: nothing is known about the client's bucket.
+	 */
+	private static final Verdict ALLOWED = new Verdict(true, -1, null, 0, true);
+
+	private final String storeName;
+
+	private final FailureMode failureMode;
+
+	private final CircuitBreaker circuitBreaker;
+
+	private final BucketStore localStore;
+
+	private final MonotonicClock clock;
+
+	private final Verdict denied;
+
+	private final AtomicLong fallbacks = new AtomicLong();
+
+	private final AtomicLong fallbacksSinceWarning = new AtomicLong();
+
+	private final AtomicLong nextWarningAt;
+
+	private final AtomicReference<String> lastError = new AtomicReference<>();
+
+	/**
+	 * @param storeName the guarded store's name, for logs and health
+	 * @param failureMode what to decide while Redis fails
+	 * @param circuitBreaker the breaker guarding Redis calls
+	 * @param localStore where {@link FailureMode#LOCAL} decides; may be {@code null}
+	 * for the other modes
+	 * @param clock the clock of the warning's rate limit
+	 */
+	public RemoteFailureGuard(String storeName, FailureMode failureMode, CircuitBreaker circuitBreaker,
+			BucketStore localStore, MonotonicClock clock) {
+		if (failureMode == FailureMode.LOCAL && localStore == null) {
+			throw new IllegalArgumentException("ratelimit.redis.on-failure=local needs a local store");
+		}
+		this.storeName = storeName;
+		this.failureMode = failureMode;
+		this.circuitBreaker = circuitBreaker;
+		this.localStore = localStore;
+		this.clock = clock;
+		this.nextWarningAt = new AtomicLong(clock.nanoTime());
+		// Clients are told to come back once the breaker probes again, never sooner
+		// than a second.
+		long retryAfter = Math.max(NANOS_PER_SECOND, circuitBreaker.openDurationNanos());
+		this.denied = new Verdict(false, -1, null, retryAfter, true);
+	}
+
+	/**
+	 * Whether a call may go to Redis now.
+	 */
+	public boolean allowsCall() {
+		return this.circuitBreaker.allowsCall();
+	}
+
+	/**
+	 * Redis answered.
+	 */
+	public void onSuccess() {
+		this.circuitBreaker.onSuccess();
+	}
+
+	/**
+	 * Redis failed or timed out while judging a request: count it against the breaker
+	 * and decide by the failure mode.
+	 */
+	public Mono<Verdict> onFailure(Throwable failure, BucketId id, Tier tier, long cost) {
+		recordFailure(failure);
+		return fallback(id, tier, cost);
+	}
+
+	/**
+	 * Redis failed or timed out on a background call.
+	 */
+	public void recordFailure(Throwable failure) {
+		this.circuitBreaker.onFailure();
+		this.lastError.set(describe(failure));
+	}
+
+	/**
+	 * Decide by the failure mode, without calling Redis.
+	 */
+	public Mono<Verdict> fallback(BucketId id, Tier tier, long cost) {
+		this.fallbacks.incrementAndGet();
+		warn(id);
+		return switch (this.failureMode) {
+			case ALLOW -> Mono.just(ALLOWED);
+			case DENY -> Mono.just(this.denied);
+			case LOCAL -> this.localStore.acquire(id, tier, cost)
+				.map((verdict) -> new Verdict(verdict.allowed(), verdict.reportedIndex(), verdict.reported(),
+						verdict.retryAfterNanos(), true));
+		};
+	}
+
+	/**
+	 * Whether the store decides by itself: the breaker is closed and the last call
+	 * succeeded.
+	 */
+	public boolean up() {
+		return this.circuitBreaker.state() == CircuitBreaker.State.CLOSED
+				&& this.circuitBreaker.consecutiveFailures() == 0;
+	}
+
+	/**
+	 * The health details every Redis-backed store reports.
+	 */
+	public Map<String, Object> healthDetails() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("store", this.storeName);
+		details.put("remote", up() ? "UP" : "DOWN");
+		details.put("failureMode", this.failureMode.configName());
+		details.put("circuitBreaker", this.circuitBreaker.state().displayName());
+		details.put("fallbacks", this.fallbacks.get());
+		String error = this.lastError.get();
+		if (error != null && !up()) {
+			details.put("lastError", error);
+		}
+		return details;
+	}
+
+	public FailureMode failureMode() {
+		return this.failureMode;
+	}
+
+	private void warn(BucketId id) {
+		long suppressed = this.fallbacksSinceWarning.incrementAndGet();
+		long now = this.clock.nanoTime();
+		long due = this.nextWarningAt.get();
+		if (now - due < 0 || !this.nextWarningAt.compareAndSet(due, now + WARNING_INTERVAL_NANOS)) {
+			return;
+		}
+		this.fallbacksSinceWarning.addAndGet(-suppressed);
+		if (logger.isWarnEnabled()) {
+			logger.warn("Rate limit store '" + this.storeName + "' cannot reach Redis (" + this.lastError.get()
+					+ ", circuit breaker " + this.circuitBreaker.state().displayName() + "); " + suppressed
+					+ " request(s) decided by ratelimit.redis.on-failure=" + this.failureMode.configName()
+					+ " since the last warning, the latest for policy '" + id.policy() + "'");
+		}
+	}
+
+	private static String describe(Throwable failure) {
+		String message = failure.getMessage();
+		return failure.getClass().getSimpleName() + ((message != null) ? ": " + message : "");
+	}
+
+}

@@ -1,0 +1,137 @@
+package dev.ratelimit.store.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import redis.embedded.RedisServer;
+
+/**
+ * A real Redis for tests: an embedded server on a free port, or the one named by the
+ * {@code RATELIMIT_TEST_REDIS_URL} environment variable (for example
+ * {@code redis://localhost:6379}); tests that stop and restart Redis need the embedded
+ * one.
+ */
+final class TestRedis implements AutoCloseable {
+
+	static final String URL_VARIABLE = "RATELIMIT_TEST_REDIS_URL";
+
+	private final String host;
+
+	private final int port;
+
+	private final RedisServer server;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private TestRedis(String host, int port, RedisServer server) {
+		this.host = host;
+		this.port = port;
+		this.server = server;
+	}
+
+	/**
+	 * The external Redis when configured, else a started embedded one.
+	 */
+	static TestRedis start() {
+		String url = System.getenv(URL_VARIABLE);
+		if (url != null && !url.isBlank()) {
+			URI uri = URI.create(url);
+			return new TestRedis(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, null);
+		}
+		return startEmbedded();
+	}
+
+	/**
+	 * A started embedded Redis, which {@link #stop()} and {@link #restart()} control.
+	 */
+	static TestRedis startEmbedded() {
+		int port = freePort();
+		try {
+			RedisServer server = RedisServer.newRedisServer()
+				.port(port)
+				.bind("127.0.0.1")
+				.setting("save \"\"")
+				.setting("appendonly no")
+				.build();
+			server.start();
+			return new TestRedis("127.0.0.1", port, server);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	String host() {
+		return this.host;
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	/**
+	 * A template on its own connection factory, closed with this Redis.
+	 */
+	ReactiveStringRedisTemplate template() {
+		if (this.connectionFactory == null) {
+			this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(this.host, this.port));
+			this.connectionFactory.afterPropertiesSet();
+			this.connectionFactory.start();
+		}
+		return new ReactiveStringRedisTemplate(this.connectionFactory);
+	}
+
+	void flushAll() {
+		template().execute((connection) -> connection.serverCommands().flushAll()).blockLast();
+	}
+
+	void stop() {
+		try {
+			requireEmbedded().stop();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	void restart() {
+		try {
+			requireEmbedded().start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private RedisServer requireEmbedded() {
+		if (this.server == null) {
+			throw new IllegalStateException("stopping Redis needs the embedded server; unset " + URL_VARIABLE);
+		}
+		return this.server;
+	}
+
+	@Override
+	public void close() {
+		if (this.connectionFactory != null) {
+			this.connectionFactory.destroy();
+		}
+		if (this.server != null && this.server.isActive()) {
+			stop();
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
