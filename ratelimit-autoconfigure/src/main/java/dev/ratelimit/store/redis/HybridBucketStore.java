@@ -1,0 +1,428 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.StoreHealth;
+
+/**
+ * Eventually consistent limits across a fleet, decided at local speed. Each node
+ * leases slices of every bucket's quota from Redis: the lease is consumed from the
+ * Redis bucket by the same atomic script as the {@code redis} store, so the fleet
+ * never admits more than the bucket holds, and the node then admits requests from its
+ * lease without calling Redis. Every {@code sync-interval}, one pipelined batch per
+ * node gives back each lease's unused units and leases twice the units the bucket
+ * used in the last interval; a node calls Redis on a request only when it has no lease
+ * for the bucket while Redis last said the bucket had room (a new or returning
+ * client), and concurrent requests of one bucket share that call.
+ * <p>
+ * The price of local speed: leased units may stay unused on one node while another
+ * rejects (at most until the next sync), and a unit is counted by Redis when it is
+ * leased, up to one sync interval before it is admitted, so windows and refills are
+ * shifted by at most one interval (see the reference documentation for the bound).
+ */
+public final class HybridBucketStore implements BucketStore, SmartLifecycle {
+
+	/**
+	 * The store's name, as in {@code ratelimit.store}.
+	 */
+	public static final String NAME = "hybrid";
+
+	private final BucketScript script;
+
+	private final Duration timeout;
+
+	private final Duration syncInterval;
+
+	private final RemoteFailureGuard guard;
+
+	private final MonotonicClock clock;
+
+	private final Map<BucketId, Lease> leases = new ConcurrentHashMap<>();
+
+	private final AtomicLong requests = new AtomicLong();
+
+	private final AtomicLong syncBatches = new AtomicLong();
+
+	private final AtomicLong leaseFetches = new AtomicLong();
+
+	private volatile Scheduler scheduler;
+
+	private volatile Disposable syncing;
+
+	/**
+	 * @param script the bucket script, bound to the key prefix
+	 * @param timeout longest a call to Redis may take
+	 * @param syncInterval how often leases are reconciled with Redis
+	 * @param guard what to decide when Redis fails
+	 * @param clock the clock of lease ages
+	 */
+	public HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
+			MonotonicClock clock) {
+		this.script = script;
+		this.timeout = timeout;
+		this.syncInterval = syncInterval;
+		this.guard = guard;
+		this.clock = clock;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
+		this.requests.incrementAndGet();
+		while (true) {
+			Lease lease = this.leases.computeIfAbsent(id, (key) -> new Lease(id, this.script.layout(id.policy(), tier)));
+			Verdict local;
+			synchronized (lease) {
+				if (lease.retired) {
+					continue;
+				}
+				lease.demand += cost;
+				lease.requests++;
+				local = lease.decideLocally(cost, this.clock.nanoTime());
+			}
+			if (local != null) {
+				return Mono.just(local);
+			}
+			return fetchThenDecide(lease, id, tier, cost, true);
+		}
+	}
+
+	/**
+	 * Wait for the lease's call to Redis, then decide; when this node's other requests
+	 * took the whole new lease while Redis still has room, ask once more.
+	 */
+	private Mono<Verdict> fetchThenDecide(Lease lease, BucketId id, Tier tier, long cost, boolean mayRetry) {
+		Mono<Void> pending = pendingOrFetch(lease, cost);
+		if (pending == null) {
+			return this.guard.fallback(id, tier, cost);
+		}
+		return pending.then(Mono.defer(() -> {
+			Verdict verdict;
+			synchronized (lease) {
+				verdict = lease.decideAfterReply(cost, this.clock.nanoTime(), this.syncInterval.toNanos(), mayRetry);
+			}
+			return (verdict != null) ? Mono.just(verdict) : fetchThenDecide(lease, id, tier, cost, false);
+		})).onErrorResume((failure) -> this.guard.fallback(id, tier, cost));
+	}
+
+	/**
+	 * The lease's call in flight, or a new one; {@code null} when the circuit breaker
+	 * forbids calling Redis.
+	 */
+	private Mono<Void> pendingOrFetch(Lease lease, long cost) {
+		Mono<Void> call;
+		synchronized (lease) {
+			if (lease.pending != null) {
+				return lease.pending;
+			}
+			if (!this.guard.allowsCall()) {
+				return null;
+			}
+			long want = Math.max(cost, 2 * Math.max(lease.demand, lease.lastDemand));
+			call = lease.startCall(want, cost);
+		}
+		this.leaseFetches.incrementAndGet();
+		call.subscribe((unused) -> {
+		}, (failure) -> {
+		});
+		return call;
+	}
+
+	/**
+	 * One sync: every lease with something to give back, report or renew, in one
+	 * pipelined batch; idle leases are forgotten.
+	 */
+	Mono<Void> syncOnce() {
+		if (this.leases.isEmpty() || !this.guard.allowsCall()) {
+			return Mono.empty();
+		}
+		List<Mono<Void>> calls = new ArrayList<>();
+		for (Lease lease : this.leases.values()) {
+			synchronized (lease) {
+				if (lease.pending != null) {
+					continue;
+				}
+				if (lease.units == 0 && lease.requests == 0 && lease.demand == 0) {
+					if (lease.idleSince(this.clock.nanoTime())) {
+						lease.retired = true;
+						this.leases.remove(lease.id(), lease);
+					}
+					continue;
+				}
+				long want = 2 * lease.demand;
+				lease.lastDemand = lease.demand;
+				lease.demand = 0;
+				calls.add(lease.startCall(want, 1));
+			}
+		}
+		if (calls.isEmpty()) {
+			return Mono.empty();
+		}
+		this.syncBatches.incrementAndGet();
+		// Started back to back without waiting for replies, the calls share one
+		// connection and travel as one pipelined batch.
+		return Flux.fromIterable(calls).flatMap((call) -> call.onErrorResume((failure) -> Mono.empty())).then();
+	}
+
+	@Override
+	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
+		return this.script.buckets(policy);
+	}
+
+	@Override
+	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
+		return this.script.bucket(policy, key);
+	}
+
+	@Override
+	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
+		this.leases.keySet().removeIf((id) -> id.policy().equals(policy.id()) && id.key().equals(key));
+		return this.script.reset(policy, key);
+	}
+
+	@Override
+	public Mono<Long> bucketCount(RateLimitPolicy policy) {
+		return this.script.count(policy);
+	}
+
+	@Override
+	public StoreHealth health() {
+		Map<String, Object> details = this.guard.healthDetails();
+		details.put("syncInterval", this.syncInterval.toString());
+		details.put("leases", this.leases.size());
+		details.put("requests", this.requests.get());
+		details.put("remoteCalls", remoteCalls());
+		return new StoreHealth(this.guard.up(), details);
+	}
+
+	/**
+	 * Requests judged since start.
+	 */
+	public long requests() {
+		return this.requests.get();
+	}
+
+	/**
+	 * Round trips to Redis since start: one per sync batch, one per lease fetched on a
+	 * request.
+	 */
+	public long remoteCalls() {
+		return this.syncBatches.get() + this.leaseFetches.get();
+	}
+
+	@Override
+	public void start() {
+		if (this.syncing != null) {
+			return;
+		}
+		this.scheduler = Schedulers.newSingle("ratelimit-hybrid-sync", true);
+		this.syncing = Flux.interval(this.syncInterval, this.syncInterval, this.scheduler)
+			.onBackpressureDrop()
+			.concatMap((tick) -> syncOnce(), 1)
+			.subscribe();
+	}
+
+	@Override
+	public void stop() {
+		Disposable running = this.syncing;
+		if (running != null) {
+			running.dispose();
+			this.scheduler.dispose();
+			this.syncing = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.syncing != null;
+	}
+
+	/**
+	 * One node's lease on one bucket. Guarded by its own monitor: buckets never wait
+	 * on each other.
+	 */
+	private final class Lease {
+
+		private final BucketId id;
+
+		private final TierLayout layout;
+
+		/** Units leased and not yet admitted. */
+		private long units;
+
+		/** Redis time of the lease the units come from, to give them back against. */
+		private long leasedAtMicros;
+
+		/** Units asked for since the last sync, admitted or not. */
+		private long demand;
+
+		/** Units asked for in the interval before. */
+		private long lastDemand;
+
+		/** Requests judged since the last report to Redis. */
+		private long requests;
+
+		/** Each limit's decision on one more request after the last lease: what is left for the fleet. */
+		private Decision[] global;
+
+		private long globalAtNanos;
+
+		private long idleSinceNanos = -1;
+
+		private Mono<Void> pending;
+
+		private boolean retired;
+
+		Lease(BucketId id, TierLayout layout) {
+			this.id = id;
+			this.layout = layout;
+		}
+
+		BucketId id() {
+			return this.id;
+		}
+
+		/**
+		 * The verdict from the lease, or {@code null} when Redis must be asked: the lease
+		 * is short but Redis last said the bucket had room (or never said anything).
+		 */
+		Verdict decideLocally(long cost, long nowNanos) {
+			this.idleSinceNanos = -1;
+			if (this.units >= cost) {
+				return admit(cost);
+			}
+			if (this.pending != null || this.global == null) {
+				return null;
+			}
+			long elapsed = nowNanos - this.globalAtNanos;
+			boolean roomLeft = true;
+			for (Decision decision : this.global) {
+				roomLeft &= decision.allowed() || decision.retryAfterNanos() <= elapsed;
+			}
+			return roomLeft ? null : reject(elapsed);
+		}
+
+		/**
+		 * The verdict once Redis answered: admitted from the new lease, or rejected
+		 * until the bucket has room again; {@code null} to ask Redis again when this
+		 * node's other requests took the whole new lease while the bucket still has
+		 * room, else rejected until the next sync.
+		 */
+		Verdict decideAfterReply(long cost, long nowNanos, long syncIntervalNanos, boolean mayRetry) {
+			if (this.units >= cost) {
+				return admit(cost);
+			}
+			if (this.global == null) {
+				return mayRetry ? null : new Verdict(false, -1, null, syncIntervalNanos, false);
+			}
+			long elapsed = nowNanos - this.globalAtNanos;
+			Verdict verdict = reject(elapsed);
+			if (!verdict.allowed()) {
+				return verdict;
+			}
+			if (mayRetry) {
+				return null;
+			}
+			Decision reported = verdict.reported();
+			return new Verdict(false, verdict.reportedIndex(), new Decision(false, 0, reported.limit(),
+					reported.resetNanos(), syncIntervalNanos), syncIntervalNanos, false);
+		}
+
+		private Verdict admit(long cost) {
+			this.units -= cost;
+			Decision[] decisions = new Decision[this.global.length];
+			for (int i = 0; i < decisions.length; i++) {
+				Decision global = this.global[i];
+				decisions[i] = new Decision(true, Math.min(global.limit(), global.remaining() + this.units),
+						global.limit(), global.resetNanos(), 0);
+			}
+			return Verdict.of(decisions);
+		}
+
+		private Verdict reject(long elapsed) {
+			Decision[] decisions = new Decision[this.global.length];
+			for (int i = 0; i < decisions.length; i++) {
+				Decision global = this.global[i];
+				decisions[i] = new Decision(global.allowed(), global.remaining(), global.limit(),
+						Math.max(0, global.resetNanos() - elapsed),
+						global.allowed() ? 0 : Math.max(1, global.retryAfterNanos() - elapsed));
+			}
+			return Verdict.of(decisions);
+		}
+
+		boolean idleSince(long nowNanos) {
+			if (this.idleSinceNanos < 0) {
+				this.idleSinceNanos = nowNanos;
+				return false;
+			}
+			return nowNanos - this.idleSinceNanos >= HybridBucketStore.this.syncInterval.toNanos();
+		}
+
+		/**
+		 * Give back every unused unit and lease up to {@code want}; until Redis answers,
+		 * requests of this bucket wait for the reply.
+		 */
+		Mono<Void> startCall(long want, long cost) {
+			long refund = this.units;
+			long requests = this.requests;
+			this.units = 0;
+			this.requests = 0;
+			Mono<Void> call = HybridBucketStore.this.script
+				.lease(this.layout, this.id.key(), cost, want, refund, this.leasedAtMicros, requests)
+				.timeout(HybridBucketStore.this.timeout)
+				.doOnNext(this::apply)
+				.doOnError(this::failed)
+				.doOnCancel(this::forgetCall)
+				.then()
+				.cache();
+			this.pending = call;
+			return call;
+		}
+
+		private void apply(BucketScript.LeaseReply reply) {
+			HybridBucketStore.this.guard.onSuccess();
+			synchronized (this) {
+				this.units += reply.granted();
+				this.leasedAtMicros = reply.atMicros();
+				this.global = reply.decisions();
+				this.globalAtNanos = HybridBucketStore.this.clock.nanoTime();
+				this.pending = null;
+			}
+		}
+
+		private void failed(Throwable failure) {
+			HybridBucketStore.this.guard.recordFailure(failure);
+			forgetCall();
+		}
+
+		private synchronized void forgetCall() {
+			this.pending = null;
+		}
+
+	}
+
+}

@@ -1,0 +1,247 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.LimitSnapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Each algorithm's Lua script against the seed's worked examples, on a real Redis.
+ * Redis time cannot be faked, so each scenario either finishes well within its
+ * window or refill period, or sleeps and asserts only what any sleep of at least that
+ * long implies.
+ */
+class RedisAlgorithmScriptTests {
+
+	private static TestRedis redis;
+
+	private BucketScript script;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = TestRedis.start();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		redis.close();
+	}
+
+	@BeforeEach
+	void flush() {
+		redis.flushAll();
+		this.script = new BucketScript(redis.template(), "rl");
+	}
+
+	@Test
+	void fixedWindowAdmitsOneHundredThenRejectsTheHundredAndFirst() {
+		TierLayout layout = layout(new FixedWindow(100, Duration.ofDays(1)));
+		for (int i = 1; i <= 100; i++) {
+			Decision decision = acquire(layout, "client", 1);
+			assertThat(decision.allowed()).as("request %d", i).isTrue();
+			assertThat(decision.remaining()).isEqualTo(100 - i);
+		}
+		Decision rejected = acquire(layout, "client", 1);
+		assertThat(rejected.allowed()).isFalse();
+		assertThat(rejected.remaining()).isZero();
+		assertThat(rejected.retryAfterNanos()).isEqualTo(rejected.resetNanos()).isPositive()
+			.isLessThanOrEqualTo(Duration.ofDays(1).toNanos());
+	}
+
+	@Test
+	void fixedWindowCountsEveryUnitOfACost() {
+		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
+		assertThat(acquire(layout, "client", 7).remaining()).isEqualTo(3);
+		Decision tooBig = acquire(layout, "client", 4);
+		assertThat(tooBig.allowed()).isFalse();
+		assertThat(tooBig.remaining()).isEqualTo(3);
+		assertThat(acquire(layout, "client", 3).remaining()).isZero();
+	}
+
+	@Test
+	void fixedWindowStartsAfreshInTheNextWindow() throws InterruptedException {
+		TierLayout layout = layout(new FixedWindow(2, Duration.ofMillis(300)));
+		acquire(layout, "client", 2);
+		Decision rejected = acquire(layout, "client", 1);
+		assertThat(rejected.allowed()).isFalse();
+		Thread.sleep(Duration.ofNanos(rejected.retryAfterNanos()).toMillis() + 20);
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+	}
+
+	@Test
+	void tokenBucketOfTenAtTwoPerSecondAdmitsTwoOfThreeAfterOneSecond() throws InterruptedException {
+		// The seed: 10 requests empty the bucket; one second later 2 tokens are back,
+		// so of 3 requests 2 pass and 1 is rejected.
+		TierLayout layout = layout(new TokenBucket(10, 2, Duration.ofSeconds(1)));
+		for (int i = 0; i < 10; i++) {
+			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		}
+		Decision empty = acquire(layout, "client", 1);
+		assertThat(empty.allowed()).isFalse();
+		assertThat(empty.retryAfterNanos()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(500).toNanos());
+		Thread.sleep(1000);
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		// Passes as long as the test took less than 500ms more than its sleeps.
+		assertThat(acquire(layout, "client", 1).allowed()).isFalse();
+	}
+
+	@Test
+	void tokenBucketNeverHoldsMoreThanItsCapacity() throws InterruptedException {
+		TierLayout layout = layout(new TokenBucket(10, 20, Duration.ofSeconds(1)));
+		for (int i = 0; i < 10; i++) {
+			acquire(layout, "client", 1);
+		}
+		Thread.sleep(1000);
+		// 20 tokens' worth of time has passed, but the bucket holds 10.
+		for (int i = 0; i < 10; i++) {
+			assertThat(acquire(layout, "client", 1).allowed()).as("request %d", i).isTrue();
+		}
+		assertThat(acquire(layout, "client", 1).allowed()).isFalse();
+	}
+
+	@Test
+	void tokenBucketReportsFractionalTokens() {
+		TierLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)));
+		acquire(layout, "client", 3);
+		LimitSnapshot snapshot = peek(layout, "client").limits().get(0);
+		assertThat(snapshot.remaining()).isEqualTo(7);
+		assertThat(snapshot.state().get("tokens").doubleValue()).isCloseTo(7.0, within(0.01));
+	}
+
+	@Test
+	void leakyBucketRejectsWhenTheQueueIsFullUntilOneUnitDrains() throws InterruptedException {
+		TierLayout layout = layout(new LeakyBucket(5, 5, Duration.ofSeconds(1)));
+		for (int i = 0; i < 5; i++) {
+			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		}
+		Decision full = acquire(layout, "client", 1);
+		assertThat(full.allowed()).isFalse();
+		// One unit drains in 200ms at 5 per second.
+		assertThat(full.retryAfterNanos()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(200).toNanos());
+		Thread.sleep(Duration.ofNanos(full.retryAfterNanos()).toMillis() + 10);
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+	}
+
+	@Test
+	void leakyBucketLevelIsFractional() {
+		TierLayout layout = layout(new LeakyBucket(5, 1, Duration.ofHours(1)));
+		acquire(layout, "client", 2);
+		LimitSnapshot snapshot = peek(layout, "client").limits().get(0);
+		assertThat(snapshot.remaining()).isEqualTo(3);
+		assertThat(snapshot.state().get("level").doubleValue()).isCloseTo(2.0, within(0.01));
+	}
+
+	@Test
+	void slidingWindowLogAdmitsAgainOnlyOnceTheOldestEntryLeavesTheWindow() throws InterruptedException {
+		TierLayout layout = layout(new SlidingWindowLog(3, Duration.ofMillis(500)));
+		for (int i = 0; i < 3; i++) {
+			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		}
+		Decision rejected = acquire(layout, "client", 1);
+		assertThat(rejected.allowed()).isFalse();
+		assertThat(rejected.retryAfterNanos()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(500).toNanos());
+		assertThat(peek(layout, "client").limits().get(0).state()).containsEntry("logSize", 3L);
+		Thread.sleep(Duration.ofNanos(rejected.retryAfterNanos()).toMillis() + 20);
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+	}
+
+	@Test
+	void slidingWindowCounterWeighsThePreviousWindowByItsOverlap() throws InterruptedException {
+		// The seed: 50 requests in the previous window, 30 in the current one.
+		Duration window = Duration.ofSeconds(1);
+		TierLayout layout = layout(new SlidingWindowCounter(100, window));
+		sleepUntilNextWindow(window, 0);
+		acquire(layout, "client", 50);
+		sleepUntilNextWindow(window, 50);
+		acquire(layout, "client", 30);
+		LimitSnapshot snapshot = peek(layout, "client").limits().get(0);
+		assertThat(snapshot.state()).containsEntry("current", 30L).containsEntry("previous", 50L);
+		double estimate = snapshot.state().get("estimate").doubleValue();
+		// Within the current window the estimate is 30 plus a fading part of 50.
+		assertThat(estimate).isBetween(30.0, 80.0);
+		assertThat(snapshot.remaining()).isEqualTo((long) Math.floor(100 - estimate + 1e-9));
+	}
+
+	@Test
+	void slidingWindowCounterRejectsWhenTheEstimateLeavesNoRoom() {
+		TierLayout layout = layout(new SlidingWindowCounter(10, Duration.ofDays(1)));
+		assertThat(acquire(layout, "client", 10).allowed()).isTrue();
+		Decision rejected = acquire(layout, "client", 1);
+		assertThat(rejected.allowed()).isFalse();
+		assertThat(rejected.retryAfterNanos()).isPositive();
+	}
+
+	@Test
+	void allLimitsOfATierAdmitOrNoneConsumes() {
+		TierLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)), new FixedWindow(2, Duration.ofDays(1)));
+		assertThat(this.script.acquire(layout, "client", 2).block()[0].allowed()).isTrue();
+		Decision[] rejected = this.script.acquire(layout, "client", 1).block();
+		assertThat(rejected[0].allowed()).isTrue();
+		assertThat(rejected[1].allowed()).isFalse();
+		// The token bucket was not charged for the rejected request.
+		assertThat(peek(layout, "client").limits().get(0).remaining()).isEqualTo(8);
+	}
+
+	@Test
+	void keysShareOneHashTagAndExpireWhenTheBucketIsAsGoodAsNew() {
+		TierLayout layout = layout(new FixedWindow(10, Duration.ofSeconds(30)), new TokenBucket(5, 1, Duration.ofSeconds(1)));
+		acquire(layout, "10.0.0.1", 1);
+		List<String> keys = layout.keys("10.0.0.1");
+		assertThat(keys).containsExactly("rl:{orders:free:10.0.0.1}:1", "rl:{orders:free:10.0.0.1}:2",
+				"rl:{orders:free:10.0.0.1}:m");
+		for (String key : keys) {
+			Long ttl = redis.template().getExpire(key).map(Duration::toMillis).block();
+			assertThat(ttl).as(key).isPositive().isLessThanOrEqualTo(30_000);
+		}
+		// One token missing refills in a second.
+		assertThat(redis.template().getExpire(keys.get(1)).block()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void peekOfAnUnknownBucketIsEmpty() {
+		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
+		assertThat(this.script.peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
+	}
+
+	private void sleepUntilNextWindow(Duration window, long offsetMillis) throws InterruptedException {
+		List<Object> time = redis.template().execute((connection) -> connection.serverCommands().time())
+			.map(Object.class::cast)
+			.collectList()
+			.block();
+		long nowMillis = ((Number) time.get(0)).longValue();
+		long windowMillis = window.toMillis();
+		Thread.sleep(windowMillis - Math.floorMod(nowMillis, windowMillis) + offsetMillis);
+	}
+
+	private Decision acquire(TierLayout layout, String key, long cost) {
+		return this.script.acquire(layout, key, cost).block()[0];
+	}
+
+	private BucketSnapshot peek(TierLayout layout, String key) {
+		return this.script.peek(new BucketId("orders", "free", key), layout).block();
+	}
+
+	private TierLayout layout(Limit... limits) {
+		return this.script.layout("orders", new Tier("free", List.of(limits)));
+	}
+
+}
