@@ -199,7 +199,7 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * A client's bucket with the tier it was created for; its monitor guards it.
+	 * A client's bucket and how long it may stay idle; its monitor guards the bucket.
 	 */
 	private static final class LiveBucket {
 
