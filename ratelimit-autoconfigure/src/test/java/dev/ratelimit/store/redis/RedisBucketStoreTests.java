@@ -1,0 +1,174 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.StoreType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link RedisBucketStore} on a real Redis: the same decisions as the local store,
+ * exact under concurrency from several nodes, and the read side.
+ */
+class RedisBucketStoreTests {
+
+	/**
+	 * Generous, so that a slow test machine never turns a decision into a fallback.
+	 */
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private static TestRedis redis;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = TestRedis.start();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		redis.close();
+	}
+
+	@BeforeEach
+	void flush() {
+		redis.flushAll();
+	}
+
+	@Test
+	void fixedWindowDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new FixedWindow(7, Duration.ofDays(1))));
+	}
+
+	@Test
+	void slidingWindowLogDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new SlidingWindowLog(7, Duration.ofHours(1))));
+	}
+
+	@Test
+	void slidingWindowCounterDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new SlidingWindowCounter(7, Duration.ofDays(1))));
+	}
+
+	@Test
+	void tokenBucketDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new TokenBucket(7, 1, Duration.ofHours(1))));
+	}
+
+	@Test
+	void leakyBucketDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new LeakyBucket(7, 1, Duration.ofHours(1))));
+	}
+
+	@Test
+	void tierOfSeveralLimitsDecidesAsTheLocalStore() {
+		assertSameDecisions(TestPolicies.tier("free", new TokenBucket(9, 1, Duration.ofHours(1)),
+				new FixedWindow(6, Duration.ofDays(1)), new SlidingWindowLog(8, Duration.ofHours(1)),
+				new LeakyBucket(10, 1, Duration.ofHours(1))));
+	}
+
+	@Test
+	void concurrentCallersFromTwoNodesAdmitExactlyTheLimit() {
+		Tier tier = TestPolicies.tier("free", new FixedWindow(100, Duration.ofDays(1)));
+		RedisBucketStore first = store(redis, FailureMode.DENY);
+		RedisBucketStore second = store(redis, FailureMode.DENY);
+		BucketId id = new BucketId("orders", "free", "hot");
+		List<Verdict> verdicts = Flux.range(0, 400)
+			.flatMap((i) -> ((i % 2 == 0) ? first : second).acquire(id, tier, 1), 64)
+			.collectList()
+			.block();
+		assertThat(verdicts).noneMatch(Verdict::fallback);
+		assertThat(verdicts).filteredOn(Verdict::allowed).hasSize(100);
+	}
+
+	@Test
+	void readSideListsReadsAndResetsBuckets() {
+		Tier tier = TestPolicies.tier("free", new TokenBucket(5, 1, Duration.ofHours(1)));
+		RateLimitPolicy policy = TestPolicies.policy("orders", StoreType.REDIS, tier);
+		RedisBucketStore store = store(redis, FailureMode.DENY);
+		for (int i = 0; i < 30; i++) {
+			store.acquire(new BucketId("orders", "free", "client-" + (i % 10)), tier, 1).block();
+		}
+		store.acquire(new BucketId("other", "free", "client-0"), tier, 1).block();
+		assertThat(store.bucketCount(policy).block()).isEqualTo(10);
+		assertThat(store.buckets(policy).collectList().block()).hasSize(10)
+			.allSatisfy((bucket) -> assertThat(bucket.requests()).isEqualTo(3));
+		BucketSnapshot one = store.bucket(policy, "client-3").blockFirst();
+		assertThat(one.id()).isEqualTo(new BucketId("orders", "free", "client-3"));
+		assertThat(one.limits().get(0).remaining()).isEqualTo(2);
+		assertThat(store.reset(policy, "client-3").block()).isTrue();
+		assertThat(store.bucket(policy, "client-3").collectList().block()).isEmpty();
+		assertThat(store.reset(policy, "client-3").block()).isFalse();
+		assertThat(store.acquire(new BucketId("orders", "free", "client-3"), tier, 1).block().reported().remaining())
+			.isEqualTo(4);
+	}
+
+	@Test
+	void healthIsUpWhileRedisAnswers() {
+		RedisBucketStore store = store(redis, FailureMode.ALLOW);
+		store.acquire(new BucketId("orders", "free", "a"), TestPolicies.tier("free", new FixedWindow(1,
+				Duration.ofDays(1))), 1).block();
+		assertThat(store.health().up()).isTrue();
+		assertThat(store.health().details()).containsEntry("store", "redis")
+			.containsEntry("remote", "UP")
+			.containsEntry("failureMode", "allow")
+			.containsEntry("circuitBreaker", "closed");
+	}
+
+	/**
+	 * A seeded random sequence of costs against both stores: every verdict agrees on
+	 * admission, the reported limit and its remaining units. Rates are slow enough
+	 * that the test's real elapsed time never refills a unit.
+	 */
+	private static void assertSameDecisions(Tier tier) {
+		BucketId id = new BucketId("orders", tier.name(), "client");
+		CaffeineBucketStore local = new CaffeineBucketStore(MonotonicClock.SYSTEM, 100);
+		RedisBucketStore remote = store(redis, FailureMode.DENY);
+		Random random = new Random(42);
+		List<String> expected = new ArrayList<>();
+		List<String> actual = new ArrayList<>();
+		for (int step = 0; step < 40; step++) {
+			long cost = 1 + random.nextInt(3);
+			expected.add(step + ": " + describe(local.acquire(id, tier, cost).block()));
+			actual.add(step + ": " + describe(remote.acquire(id, tier, cost).block()));
+		}
+		assertThat(actual).containsExactlyElementsOf(expected);
+		assertThat(expected).anyMatch((line) -> line.contains("rejected"));
+	}
+
+	private static String describe(Verdict verdict) {
+		assertThat(verdict.fallback()).isFalse();
+		return (verdict.allowed() ? "allowed" : "rejected") + " limit#" + verdict.reportedIndex() + " remaining="
+				+ verdict.reported().remaining() + "/" + verdict.reported().limit();
+	}
+
+	static RedisBucketStore store(TestRedis redis, FailureMode failureMode) {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, 5, Duration.ofSeconds(1).toNanos());
+		RemoteFailureGuard guard = new RemoteFailureGuard("redis", failureMode, breaker,
+				new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000), MonotonicClock.SYSTEM);
+		return new RedisBucketStore(redis.template(), script, TIMEOUT, guard, MonotonicClock.SYSTEM);
+	}
+
+}
