@@ -1,0 +1,196 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.StoreHealth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis stopped mid-traffic and started again on the same port: each failure mode
+ * decides as configured, no request waits much beyond the timeout, health shows the
+ * outage, and limiting resumes without a restart. Needs the embedded Redis.
+ */
+class RedisFailureModeTests {
+
+	private static final Duration TIMEOUT = Duration.ofMillis(250);
+
+	/**
+	 * Far above the timeout, far below a stalled request.
+	 */
+	private static final long LONGEST_WAIT_MILLIS = 1000;
+
+	private static final Tier TIER = TestPolicies.tier("free", new FixedWindow(1, Duration.ofDays(1)));
+
+	private final TestRedis redis = TestRedis.startEmbedded();
+
+	private final List<BucketStore> stores = new ArrayList<>();
+
+	@AfterEach
+	void stopRedis() {
+		for (BucketStore store : this.stores) {
+			if (store instanceof HybridBucketStore hybrid) {
+				hybrid.stop();
+			}
+		}
+		this.redis.close();
+	}
+
+	@Test
+	void allowAdmitsWithoutQuotaWhileRedisIsDown() {
+		BucketStore store = redisStore(FailureMode.ALLOW);
+		assertLimited(store, "before");
+		this.redis.stop();
+		for (int i = 0; i < 10; i++) {
+			Verdict verdict = timedAcquire(store, "during");
+			assertThat(verdict.fallback()).isTrue();
+			assertThat(verdict.allowed()).isTrue();
+			assertThat(verdict.reported()).isNull();
+		}
+		assertDown(store, "allow");
+		this.redis.restart();
+		assertRecovers(store);
+	}
+
+	@Test
+	void denyRejectsUntilTheBreakerProbesAgain() {
+		BucketStore store = redisStore(FailureMode.DENY);
+		assertLimited(store, "before");
+		this.redis.stop();
+		for (int i = 0; i < 10; i++) {
+			Verdict verdict = timedAcquire(store, "during-" + i);
+			assertThat(verdict.fallback()).isTrue();
+			assertThat(verdict.allowed()).isFalse();
+			assertThat(verdict.retryAfterSeconds()).isGreaterThanOrEqualTo(1);
+		}
+		assertDown(store, "deny");
+		this.redis.restart();
+		assertRecovers(store);
+	}
+
+	@Test
+	void localDecidesOnThisNodesBucketsWhileRedisIsDown() {
+		BucketStore store = redisStore(FailureMode.LOCAL);
+		assertLimited(store, "before");
+		this.redis.stop();
+		Verdict first = timedAcquire(store, "during");
+		Verdict second = timedAcquire(store, "during");
+		assertThat(first.fallback()).isTrue();
+		assertThat(first.allowed()).isTrue();
+		assertThat(first.reported().limit()).isEqualTo(1);
+		assertThat(second.fallback()).isTrue();
+		assertThat(second.allowed()).isFalse();
+		for (int i = 0; i < 5; i++) {
+			assertThat(timedAcquire(store, "during").allowed()).isFalse();
+		}
+		assertDown(store, "local");
+		this.redis.restart();
+		assertRecovers(store);
+	}
+
+	@Test
+	void hybridFallsBackOnceItsLeaseIsSpentAndRecovers() {
+		BucketStore store = hybridStore(FailureMode.DENY);
+		assertLimited(store, "before");
+		this.redis.stop();
+		for (int i = 0; i < 10; i++) {
+			Verdict verdict = timedAcquire(store, "during-" + i);
+			assertThat(verdict.fallback()).isTrue();
+			assertThat(verdict.allowed()).isFalse();
+		}
+		assertDown(store, "deny");
+		this.redis.restart();
+		assertRecovers(store);
+	}
+
+	/**
+	 * The limit of one admits one request of a new key and rejects the next, both
+	 * decided by Redis.
+	 */
+	private static void assertLimited(BucketStore store, String key) {
+		Verdict first = timedAcquire(store, key);
+		Verdict second = timedAcquire(store, key);
+		assertThat(first.fallback()).isFalse();
+		assertThat(first.allowed()).isTrue();
+		assertThat(second.fallback()).isFalse();
+		assertThat(second.allowed()).isFalse();
+	}
+
+	private static void assertDown(BucketStore store, String failureMode) {
+		StoreHealth health = store.health();
+		assertThat(health.up()).isFalse();
+		assertThat(health.details()).containsEntry("store", store.name())
+			.containsEntry("remote", "DOWN")
+			.containsEntry("failureMode", failureMode)
+			.containsEntry("circuitBreaker", "open")
+			.containsKey("lastError");
+	}
+
+	/**
+	 * Within a generous time, a request is decided by Redis again; then limiting
+	 * holds.
+	 */
+	private static void assertRecovers(BucketStore store) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		int attempt = 0;
+		while (timedAcquire(store, "after-" + attempt).fallback()) {
+			assertThat(System.nanoTime()).as("Redis decides again").isLessThan(deadline);
+			attempt++;
+			sleep(100);
+		}
+		assertLimited(store, "after-recovery");
+		assertThat(store.health().up()).isTrue();
+	}
+
+	private static Verdict timedAcquire(BucketStore store, String key) {
+		long started = System.nanoTime();
+		Verdict verdict = store.acquire(new BucketId("orders", "free", key), TIER, 1).block();
+		long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+		assertThat(waitedMillis).as("wait for a decision").isLessThan(LONGEST_WAIT_MILLIS);
+		return verdict;
+	}
+
+	private BucketStore redisStore(FailureMode mode) {
+		RedisBucketStore store = new RedisBucketStore(this.redis.template(),
+				new BucketScript(this.redis.template(), "rl"), TIMEOUT, guard("redis", mode), MonotonicClock.SYSTEM);
+		this.stores.add(store);
+		return store;
+	}
+
+	private BucketStore hybridStore(FailureMode mode) {
+		HybridBucketStore store = new HybridBucketStore(new BucketScript(this.redis.template(), "rl"), TIMEOUT,
+				Duration.ofMillis(100), guard("hybrid", mode), MonotonicClock.SYSTEM);
+		store.start();
+		this.stores.add(store);
+		return store;
+	}
+
+	private static RemoteFailureGuard guard(String name, FailureMode mode) {
+		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, 3, Duration.ofMillis(300).toNanos());
+		return new RemoteFailureGuard(name, mode, breaker, new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000),
+				MonotonicClock.SYSTEM);
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
