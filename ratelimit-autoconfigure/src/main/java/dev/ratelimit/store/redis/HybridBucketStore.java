@@ -318,12 +318,13 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			if (this.pending != null || this.global == null) {
 				return null;
 			}
-			long elapsed = nowNanos - this.globalAtNanos;
+			// Once Redis said the bucket is empty, asking again before the next sync would
+			// cost a round trip per request while it refills: the sync renews the lease.
 			boolean roomLeft = true;
 			for (Decision decision : this.global) {
-				roomLeft &= decision.allowed() || decision.retryAfterNanos() <= elapsed;
+				roomLeft &= decision.allowed();
 			}
-			return roomLeft ? null : reject(elapsed);
+			return roomLeft ? null : reject(nowNanos - this.globalAtNanos);
 		}
 
 		/**

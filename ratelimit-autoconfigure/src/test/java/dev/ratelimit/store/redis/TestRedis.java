@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -27,6 +29,8 @@ final class TestRedis implements AutoCloseable {
 	private final RedisServer server;
 
 	private LettuceConnectionFactory connectionFactory;
+
+	private final List<LettuceConnectionFactory> nodeConnectionFactories = new ArrayList<>();
 
 	private TestRedis(String host, int port, RedisServer server) {
 		this.host = host;
@@ -86,6 +90,18 @@ final class TestRedis implements AutoCloseable {
 		return new ReactiveStringRedisTemplate(this.connectionFactory);
 	}
 
+	/**
+	 * A template on a connection of its own, as a separate gateway node has.
+	 */
+	ReactiveStringRedisTemplate nodeTemplate() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.host, this.port));
+		factory.afterPropertiesSet();
+		factory.start();
+		this.nodeConnectionFactories.add(factory);
+		return new ReactiveStringRedisTemplate(factory);
+	}
+
 	void flushAll() {
 		template().execute((connection) -> connection.serverCommands().flushAll()).blockLast();
 	}
@@ -120,6 +136,7 @@ final class TestRedis implements AutoCloseable {
 		if (this.connectionFactory != null) {
 			this.connectionFactory.destroy();
 		}
+		this.nodeConnectionFactories.forEach(LettuceConnectionFactory::destroy);
 		if (this.server != null && this.server.isActive()) {
 			stop();
 		}

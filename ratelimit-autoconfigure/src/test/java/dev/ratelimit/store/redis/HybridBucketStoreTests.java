@@ -1,0 +1,197 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.StoreType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link HybridBucketStore}: three nodes on one Redis sharing one limit. The
+ * measurements print their numbers; docs/redis.md gives the command that reproduces
+ * them.
+ */
+class HybridBucketStoreTests {
+
+	private static final Duration SYNC_INTERVAL = Duration.ofMillis(100);
+
+	private static final int NODES = 3;
+
+	private static TestRedis redis;
+
+	private final List<HybridBucketStore> nodes = new ArrayList<>();
+
+	@BeforeAll
+	static void startRedis() {
+		redis = TestRedis.start();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		redis.close();
+	}
+
+	@BeforeEach
+	void startNodes() {
+		redis.flushAll();
+		for (int i = 0; i < NODES; i++) {
+			HybridBucketStore node = new HybridBucketStore(new BucketScript(redis.nodeTemplate(), "rl"),
+					Duration.ofSeconds(5), SYNC_INTERVAL, guard(), MonotonicClock.SYSTEM);
+			node.start();
+			this.nodes.add(node);
+		}
+	}
+
+	@AfterEach
+	void stopNodes() {
+		this.nodes.forEach(HybridBucketStore::stop);
+	}
+
+	@Test
+	void threeNodesSharingAFixedWindowNeverAdmitMoreThanItsLimit() {
+		// The documented bound for a window that does not end during the run: the limit
+		// itself, since every admitted unit was first consumed from the Redis bucket.
+		Tier tier = TestPolicies.tier("free", new FixedWindow(1000, Duration.ofDays(1)));
+		Measurement run = drive(tier, 60, 20);
+		run.print("fixed-window 1000/1d");
+		assertThat(run.admitted).isLessThanOrEqualTo(1000);
+		assertThat(run.admitted).as("leased units flow back to the nodes that need them")
+			.isGreaterThanOrEqualTo(950);
+		assertThat(run.remoteCallsPerRequest()).isLessThan(0.1);
+	}
+
+	@Test
+	void threeNodesSharingATokenBucketStayWithinOneSyncIntervalOfRefill() {
+		TokenBucket bucket = new TokenBucket(300, 200, Duration.ofSeconds(1));
+		Measurement run = drive(TestPolicies.tier("free", bucket), 60, 20);
+		// Exact: capacity plus the refill over the run. Hybrid may count a unit up to
+		// one sync interval before admitting it: one interval's refill more.
+		double exact = bucket.capacity() + 200 * run.seconds();
+		double bound = exact + 200 * SYNC_INTERVAL.toNanos() / 1e9;
+		run.print("token-bucket 300 + 200/s (exact " + Math.round(exact) + ", bound " + Math.round(bound) + ")");
+		assertThat((double) run.admitted).isLessThanOrEqualTo(bound);
+		assertThat(run.remoteCallsPerRequest()).isLessThan(0.1);
+	}
+
+	@Test
+	void anIdleNodeGivesItsUnusedLeaseBackAtTheNextSync() throws InterruptedException {
+		Tier tier = TestPolicies.tier("free", new FixedWindow(10, Duration.ofDays(1)));
+		BucketId id = new BucketId("orders", "free", "client");
+		assertThat(this.nodes.get(0).acquire(id, tier, 1).block().allowed()).isTrue();
+		Thread.sleep(3 * SYNC_INTERVAL.toMillis());
+		long admitted = Flux.range(0, 20)
+			.concatMap((i) -> this.nodes.get(1).acquire(id, tier, 1))
+			.filter(Verdict::allowed)
+			.count()
+			.block();
+		assertThat(admitted).isLessThanOrEqualTo(9);
+		Thread.sleep(3 * SYNC_INTERVAL.toMillis());
+		admitted += Flux.range(0, 20)
+			.concatMap((i) -> this.nodes.get(1).acquire(id, tier, 1))
+			.filter(Verdict::allowed)
+			.count()
+			.block();
+		assertThat(admitted).isEqualTo(9);
+	}
+
+	@Test
+	void rejectionsOnceTheBucketIsEmptyAreLocal() throws InterruptedException {
+		Tier tier = TestPolicies.tier("free", new FixedWindow(5, Duration.ofDays(1)));
+		BucketId id = new BucketId("orders", "free", "client");
+		HybridBucketStore node = this.nodes.get(0);
+		Flux.range(0, 10).concatMap((i) -> node.acquire(id, tier, 1)).blockLast();
+		long callsBefore = node.remoteCalls();
+		List<Verdict> rejected = Flux.range(0, 200).concatMap((i) -> node.acquire(id, tier, 1)).collectList().block();
+		assertThat(rejected).noneMatch(Verdict::allowed).noneMatch(Verdict::fallback);
+		assertThat(rejected.get(0).retryAfterSeconds()).isPositive();
+		// No call per request: at most the syncs that ran meanwhile.
+		assertThat(node.remoteCalls() - callsBefore).isLessThan(20);
+	}
+
+	@Test
+	void healthReportsTheStoreAndItsLeases() {
+		HybridBucketStore node = this.nodes.get(0);
+		node.acquire(new BucketId("orders", "free", "a"),
+				TestPolicies.tier("free", new FixedWindow(5, Duration.ofDays(1))), 1).block();
+		assertThat(node.health().up()).isTrue();
+		assertThat(node.health().details()).containsEntry("store", "hybrid")
+			.containsEntry("leases", 1)
+			.containsEntry("syncInterval", "PT0.1S");
+		assertThat(TestPolicies.policy("orders", StoreType.HYBRID, TestPolicies.tier("free",
+				new FixedWindow(5, Duration.ofDays(1))))).isNotNull();
+	}
+
+	/**
+	 * {@code rounds} rounds, {@code perNode} concurrent requests to each node per
+	 * round, a pause of a fifth of the sync interval between rounds.
+	 */
+	private Measurement drive(Tier tier, int rounds, int perNode) {
+		BucketId id = new BucketId("orders", "free", "shared-client");
+		AtomicLong admitted = new AtomicLong();
+		long callsBefore = this.nodes.stream().mapToLong(HybridBucketStore::remoteCalls).sum();
+		long started = System.nanoTime();
+		for (int round = 0; round < rounds; round++) {
+			Flux.range(0, NODES * perNode)
+				.flatMap((i) -> this.nodes.get(i % NODES).acquire(id, tier, 1))
+				.filter(Verdict::allowed)
+				.doOnNext((verdict) -> admitted.incrementAndGet())
+				.blockLast();
+			sleep(SYNC_INTERVAL.toMillis() / 5);
+		}
+		long elapsed = System.nanoTime() - started;
+		long calls = this.nodes.stream().mapToLong(HybridBucketStore::remoteCalls).sum() - callsBefore;
+		return new Measurement((long) rounds * NODES * perNode, admitted.get(), calls, elapsed);
+	}
+
+	private static RemoteFailureGuard guard() {
+		return new RemoteFailureGuard("hybrid", FailureMode.DENY,
+				new CircuitBreaker(MonotonicClock.SYSTEM, 5, Duration.ofSeconds(1).toNanos()), null,
+				MonotonicClock.SYSTEM);
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private record Measurement(long requests, long admitted, long remoteCalls, long elapsedNanos) {
+
+		double seconds() {
+			return this.elapsedNanos / 1e9;
+		}
+
+		double remoteCallsPerRequest() {
+			return (double) this.remoteCalls / this.requests;
+		}
+
+		void print(String scenario) {
+			System.out.printf("hybrid, %d nodes, sync-interval %dms, %s: %d requests in %.2fs, %d admitted, "
+					+ "%d Redis round trips (%.4f per request)%n", NODES, SYNC_INTERVAL.toMillis(), scenario,
+					this.requests, seconds(), this.admitted, this.remoteCalls, remoteCallsPerRequest());
+		}
+
+	}
+
+}
