@@ -64,7 +64,9 @@ interface ClientKeyResolver {
 		}
 		if (source instanceof KeySource.Bean bean) {
 			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
-			return (exchange, knownApiKey) -> keyResolver.resolve(exchange)
+			// Deferred so that a resolver throwing instead of signalling an error is
+			// handled like a failing store, never as a 5xx.
+			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(ClientKeyResolver::bounded)
 				.switchIfEmpty(Mono.fromSupplier(() -> clientIp(exchange)));
