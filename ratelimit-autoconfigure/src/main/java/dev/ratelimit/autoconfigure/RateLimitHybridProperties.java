@@ -1,4 +1,4 @@
-package dev.ratelimit.store.redis;
+package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
 
@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Redis in the background.
  */
 @ConfigurationProperties("ratelimit.hybrid")
-public class HybridStoreProperties {
+public class RateLimitHybridProperties {
 
 	/**
 	 * How often each node reconciles its leases with Redis in one batch: how stale a

@@ -1,6 +1,8 @@
-package dev.ratelimit.store.redis;
+package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
+
+import dev.ratelimit.store.redis.FailureMode;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -9,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * connection itself is Spring Boot's, configured under {@code spring.data.redis}.
  */
 @ConfigurationProperties("ratelimit.redis")
-public class RedisStoreProperties {
+public class RateLimitRedisProperties {
 
 	/**
 	 * Prefix of every Redis key the limiter writes; keys look like

@@ -1,0 +1,28 @@
+package dev.ratelimit.autoconfigure;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import dev.ratelimit.store.StoreType;
+
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * Matches when {@code ratelimit.store} or any policy's own {@code store} names the
+ * given store type, so that a remote store exists only when something uses it.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ ElementType.TYPE, ElementType.METHOD })
+@Documented
+@Conditional(OnRateLimitStoreCondition.class)
+@interface ConditionalOnRateLimitStore {
+
+	/**
+	 * The store type that must be in use.
+	 */
+	StoreType value();
+
+}

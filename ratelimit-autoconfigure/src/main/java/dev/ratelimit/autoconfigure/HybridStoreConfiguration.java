@@ -1,0 +1,34 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.StoreType;
+import dev.ratelimit.store.redis.HybridBucketStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * The eventually consistent {@code hybrid} store, when a policy uses it.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRateLimitStore(StoreType.HYBRID)
+class HybridStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	HybridBucketStore hybridBucketStore(ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory,
+			RateLimitRedisProperties redisProperties, RateLimitHybridProperties hybridProperties,
+			ObjectProvider<CaffeineBucketStore> localStore) {
+		RemoteStores.requirePositive("ratelimit.hybrid.sync-interval", hybridProperties.getSyncInterval());
+		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.HYBRID, connectionFactory);
+		return new HybridBucketStore(RemoteStores.script(template, redisProperties), redisProperties.getTimeout(),
+				hybridProperties.getSyncInterval(),
+				RemoteStores.guard(HybridBucketStore.NAME, redisProperties, localStore), MonotonicClock.SYSTEM);
+	}
+
+}

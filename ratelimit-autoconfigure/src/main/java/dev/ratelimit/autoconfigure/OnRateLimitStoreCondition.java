@@ -1,0 +1,57 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.Map;
+
+import dev.ratelimit.store.StoreType;
+
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * {@link ConditionalOnRateLimitStore}: reads only the store properties, so that it
+ * never fails on the rest of the configuration (the policy factory reports that).
+ */
+class OnRateLimitStoreCondition extends SpringBootCondition {
+
+	@Override
+	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+		StoreType wanted = (StoreType) metadata.getAnnotationAttributes(ConditionalOnRateLimitStore.class.getName())
+			.get("value");
+		Binder binder = Binder.get(context.getEnvironment());
+		StoreType global = binder.bind("ratelimit.store", StoreType.class).orElse(StoreType.CAFFEINE);
+		if (global == wanted) {
+			return ConditionOutcome.match("ratelimit.store is " + wanted.storeName());
+		}
+		Map<String, PolicyStore> policies = binder.bind("ratelimit.policies", Bindable.mapOf(String.class,
+				PolicyStore.class)).orElse(Map.of());
+		for (Map.Entry<String, PolicyStore> policy : policies.entrySet()) {
+			if (policy.getValue().getStore() == wanted) {
+				return ConditionOutcome
+					.match("ratelimit.policies." + policy.getKey() + ".store is " + wanted.storeName());
+			}
+		}
+		return ConditionOutcome.noMatch("no policy uses the " + wanted.storeName() + " store");
+	}
+
+	/**
+	 * The one property of a policy this condition reads.
+	 */
+	public static class PolicyStore {
+
+		private StoreType store;
+
+		public StoreType getStore() {
+			return this.store;
+		}
+
+		public void setStore(StoreType store) {
+			this.store = store;
+		}
+
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.StoreType;
+import dev.ratelimit.store.redis.RedisBucketStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * The exact {@code redis} store, when a policy uses it.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRateLimitStore(StoreType.REDIS)
+class RedisStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisBucketStore redisBucketStore(ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory,
+			RateLimitRedisProperties properties, ObjectProvider<CaffeineBucketStore> localStore) {
+		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.REDIS, connectionFactory);
+		return new RedisBucketStore(template, RemoteStores.script(template, properties), properties.getTimeout(),
+				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM);
+	}
+
+}

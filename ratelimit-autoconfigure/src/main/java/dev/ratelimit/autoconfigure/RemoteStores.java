@@ -1,0 +1,110 @@
+package dev.ratelimit.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.StoreType;
+import dev.ratelimit.store.redis.BucketScript;
+import dev.ratelimit.store.redis.CircuitBreaker;
+import dev.ratelimit.store.redis.FailureMode;
+import dev.ratelimit.store.redis.RemoteFailureGuard;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * What the {@code redis} and {@code hybrid} stores are built from, with the start-up
+ * checks of their properties.
+ */
+final class RemoteStores {
+
+	private RemoteStores() {
+	}
+
+	/**
+	 * The template on the application's Redis connection.
+	 * @throws InvalidRateLimitConfigurationException when there is no connection
+	 * factory
+	 */
+	static ReactiveStringRedisTemplate template(StoreType store,
+			ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory) {
+		ReactiveRedisConnectionFactory factory = connectionFactory.getIfAvailable();
+		if (factory == null) {
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"ratelimit.store (or ratelimit.policies.<id>.store)", store.storeName(),
+					"needs a ReactiveRedisConnectionFactory bean: add spring-boot-starter-data-redis-reactive and "
+							+ "point spring.data.redis.* at your Redis")));
+		}
+		return new ReactiveStringRedisTemplate(factory);
+	}
+
+	static BucketScript script(ReactiveStringRedisTemplate template, RateLimitRedisProperties properties) {
+		try {
+			return new BucketScript(template, properties.getKeyPrefix());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"ratelimit.redis.key-prefix", properties.getKeyPrefix(), "must be non-blank, without '{' or '}'")));
+		}
+	}
+
+	/**
+	 * A guard of its own for each store: one store's failures never open the other's
+	 * breaker.
+	 */
+	static RemoteFailureGuard guard(String storeName, RateLimitRedisProperties properties,
+			ObjectProvider<CaffeineBucketStore> localStore) {
+		// Real time, whatever clock the local store runs on: Redis time is real.
+		MonotonicClock clock = MonotonicClock.SYSTEM;
+		validate(properties);
+		CaffeineBucketStore local = localStore.getIfAvailable();
+		if (properties.getOnFailure() == FailureMode.LOCAL && local == null) {
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"ratelimit.redis.on-failure", "local",
+					"needs the caffeine store: add Caffeine (com.github.ben-manes.caffeine:caffeine) to the "
+							+ "classpath, or choose allow or deny")));
+		}
+		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
+		return new RemoteFailureGuard(storeName, properties.getOnFailure(), new CircuitBreaker(clock,
+				breaker.getFailureThreshold(), breaker.getOpenDuration().toNanos()), local, clock);
+	}
+
+	static void requirePositive(String property, Duration value) {
+		if (value == null || value.isZero() || value.isNegative()) {
+			throw new InvalidRateLimitConfigurationException(
+					List.of(new ConfigurationProblem(property, value, "must be a positive duration")));
+		}
+	}
+
+	private static void validate(RateLimitRedisProperties properties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		if (properties.getTimeout() == null || properties.getTimeout().isZero()
+				|| properties.getTimeout().isNegative()) {
+			problems.add(new ConfigurationProblem("ratelimit.redis.timeout", properties.getTimeout(),
+					"must be a positive duration"));
+		}
+		if (properties.getOnFailure() == null) {
+			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be allow, deny or local"));
+		}
+		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
+		if (breaker.getFailureThreshold() < 1) {
+			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.failure-threshold",
+					breaker.getFailureThreshold(), "must be at least 1"));
+		}
+		Duration open = breaker.getOpenDuration();
+		if (open == null || open.isZero() || open.isNegative()) {
+			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.open-duration", open,
+					"must be a positive duration"));
+		}
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+	}
+
+}

@@ -1,0 +1,148 @@
+package dev.ratelimit.autoconfigure;
+
+import java.time.Duration;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.store.redis.BucketScript;
+import dev.ratelimit.store.redis.CircuitBreaker;
+import dev.ratelimit.store.redis.FailureMode;
+import dev.ratelimit.store.redis.HybridBucketStore;
+import dev.ratelimit.store.redis.RedisBucketStore;
+import dev.ratelimit.store.redis.RemoteFailureGuard;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link RedisStoreAutoConfiguration}: the remote stores exist only when a policy uses
+ * them, back off for the user's own, and misconfiguration fails at start-up naming
+ * the property. No Redis is contacted: connections are lazy.
+ */
+class RedisStoreAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				DataRedisReactiveAutoConfiguration.class, RateLimitAutoConfiguration.class,
+				RedisStoreAutoConfiguration.class))
+		.withPropertyValues("ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+				"ratelimit.policies.orders.tiers.anonymous[0].limit=10",
+				"ratelimit.policies.orders.tiers.anonymous[0].window=1m");
+
+	@Test
+	void noRemoteStoreWhenEveryPolicyIsLocal() {
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
+			.doesNotHaveBean(RedisBucketStore.class)
+			.doesNotHaveBean(HybridBucketStore.class));
+	}
+
+	@Test
+	void redisStoreWhenTheGlobalStoreIsRedis() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(RedisBucketStore.class)
+				.doesNotHaveBean(HybridBucketStore.class));
+	}
+
+	@Test
+	void hybridStoreWhenOnePolicyIsHybrid() {
+		this.contextRunner.withPropertyValues("ratelimit.policies.orders.store=hybrid")
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(HybridBucketStore.class)
+					.doesNotHaveBean(RedisBucketStore.class);
+				assertThat(context.getBean(HybridBucketStore.class).isRunning()).isTrue();
+			});
+	}
+
+	@Test
+	void propertiesAreBoundWithTheirDefaults() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis").run((context) -> {
+			RateLimitRedisProperties redis = context.getBean(RateLimitRedisProperties.class);
+			assertThat(redis.getKeyPrefix()).isEqualTo("rl");
+			assertThat(redis.getTimeout()).hasMillis(50);
+			assertThat(redis.getOnFailure().configName()).isEqualTo("allow");
+			assertThat(context.getBean(RateLimitHybridProperties.class).getSyncInterval()).hasMillis(100);
+		});
+	}
+
+	@Test
+	void backsOffForTheUsersOwnStore() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis")
+			.withUserConfiguration(UserStoreConfiguration.class)
+			.run((context) -> assertThat(context).getBean(RedisBucketStore.class)
+				.isSameAs(context.getBean("userRedisStore")));
+	}
+
+	@Test
+	void disabledWithTheMasterSwitch() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RedisBucketStore.class));
+	}
+
+	@Test
+	void redisStoreWithoutSpringDataRedisFailsNamingThePropertyAndTheStarter() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis")
+			.withClassLoader(new FilteredClassLoader(ReactiveRedisConnectionFactory.class))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.policies.orders.store (or ratelimit.store)")
+				.hasMessageContaining("spring-boot-starter-data-redis-reactive"));
+	}
+
+	@Test
+	void invalidRedisPropertiesFailNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.timeout=0ms",
+					"ratelimit.redis.circuit-breaker.failure-threshold=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.redis.timeout")
+				.hasMessageContaining("ratelimit.redis.circuit-breaker.failure-threshold"));
+	}
+
+	@Test
+	void keyPrefixWithABraceFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.key-prefix=rl{x}")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.redis.key-prefix"));
+	}
+
+	@Test
+	void zeroSyncIntervalFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("ratelimit.store=hybrid", "ratelimit.hybrid.sync-interval=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.hybrid.sync-interval"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserStoreConfiguration {
+
+		@Bean
+		RedisBucketStore userRedisStore(ReactiveRedisConnectionFactory connectionFactory) {
+			ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connectionFactory);
+			RemoteFailureGuard guard = new RemoteFailureGuard("redis", FailureMode.DENY,
+					new CircuitBreaker(MonotonicClock.SYSTEM, 1, Duration.ofSeconds(1).toNanos()), null,
+					MonotonicClock.SYSTEM);
+			return new RedisBucketStore(template, new BucketScript(template, "user"), Duration.ofSeconds(1), guard,
+					MonotonicClock.SYSTEM);
+		}
+
+	}
+
+}
