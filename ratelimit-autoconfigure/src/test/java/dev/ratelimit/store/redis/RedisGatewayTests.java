@@ -1,0 +1,133 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.ratelimit.e2e.GatewayTestApplication;
+import dev.ratelimit.e2e.Upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two gateway applications on different ports sharing one Redis: one global limit
+ * per client, exact in {@code redis} mode and within the documented bound in
+ * {@code hybrid} mode.
+ */
+class RedisGatewayTests {
+
+	private static final Upstream upstream = Upstream.start();
+
+	private static TestRedis redis;
+
+	private static final List<ConfigurableApplicationContext> gateways = new ArrayList<>();
+
+	private static final List<WebTestClient> clients = new ArrayList<>();
+
+	@BeforeAll
+	static void startGateways() {
+		redis = TestRedis.start();
+		redis.flushAll();
+		for (int i = 0; i < 2; i++) {
+			ConfigurableApplicationContext gateway = gateway(redis, upstream, "250ms", "deny");
+			gateways.add(gateway);
+			clients.add(client(gateway));
+		}
+	}
+
+	@AfterAll
+	static void stopGateways() {
+		gateways.forEach(ConfigurableApplicationContext::close);
+		redis.close();
+		upstream.close();
+	}
+
+	@Test
+	void redisModeEnforcesOneGlobalLimitExactly() {
+		List<HttpStatus> statuses = send("/exact/a", "exact-client", 60);
+		assertThat(statuses).filteredOn(HttpStatus.OK::equals).hasSize(20);
+		assertThat(statuses).filteredOn(HttpStatus.TOO_MANY_REQUESTS::equals).hasSize(40);
+		assertThat(upstream.hits("/exact/a")).isEqualTo(20);
+	}
+
+	@Test
+	void redisModeReportsTheGlobalRemainingOnEveryGateway() {
+		clients.get(0).get().uri("/exact/b").header("X-Client", "headers-client").exchange()
+			.expectHeader().valueEquals("RateLimit-Remaining", "19");
+		clients.get(1).get().uri("/exact/b").header("X-Client", "headers-client").exchange()
+			.expectHeader().valueEquals("RateLimit-Remaining", "18");
+	}
+
+	@Test
+	void hybridModeStaysWithinItsBound() {
+		// A window that does not end during the test: the bound is the limit itself.
+		List<HttpStatus> statuses = send("/hybrid/a", "hybrid-client", 90);
+		long admitted = statuses.stream().filter(HttpStatus.OK::equals).count();
+		assertThat(admitted).isLessThanOrEqualTo(30).isPositive();
+		assertThat(upstream.hits("/hybrid/a")).isEqualTo((int) admitted);
+		assertThat(statuses).filteredOn(HttpStatus.TOO_MANY_REQUESTS::equals).hasSize(90 - (int) admitted);
+	}
+
+	/**
+	 * {@code count} requests of one client, alternating between the gateways.
+	 */
+	static List<HttpStatus> send(String path, String clientKey, int count) {
+		List<HttpStatus> statuses = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			statuses.add(status(clients.get(i % clients.size()), path, clientKey));
+		}
+		return statuses;
+	}
+
+	static HttpStatus status(WebTestClient client, String path, String clientKey) {
+		return HttpStatus.valueOf(client.get()
+			.uri(path)
+			.header("X-Client", clientKey)
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value());
+	}
+
+	static ConfigurableApplicationContext gateway(TestRedis redis, Upstream upstream, String timeout,
+			String onFailure) {
+		return new SpringApplicationBuilder(GatewayTestApplication.class).properties("server.port=0",
+				"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+				"ratelimit.store=redis", "ratelimit.redis.timeout=" + timeout,
+				"ratelimit.redis.on-failure=" + onFailure, "ratelimit.redis.circuit-breaker.failure-threshold=2",
+				"ratelimit.redis.circuit-breaker.open-duration=500ms",
+				"ratelimit.policies.exact.key=header:X-Client",
+				"ratelimit.policies.exact.tiers.anonymous[0].algorithm=fixed-window",
+				"ratelimit.policies.exact.tiers.anonymous[0].limit=20",
+				"ratelimit.policies.exact.tiers.anonymous[0].window=1d",
+				"ratelimit.policies.hybrid.key=header:X-Client", "ratelimit.policies.hybrid.store=hybrid",
+				"ratelimit.policies.hybrid.tiers.anonymous[0].algorithm=fixed-window",
+				"ratelimit.policies.hybrid.tiers.anonymous[0].limit=30",
+				"ratelimit.policies.hybrid.tiers.anonymous[0].window=1d",
+				"spring.cloud.gateway.server.webflux.routes[0].id=exact",
+				"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+				"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/exact/**",
+				"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=exact",
+				"spring.cloud.gateway.server.webflux.routes[1].id=hybrid",
+				"spring.cloud.gateway.server.webflux.routes[1].uri=" + upstream.uri(),
+				"spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/hybrid/**",
+				"spring.cloud.gateway.server.webflux.routes[1].filters[0]=RateLimit=hybrid")
+			.run();
+	}
+
+	static WebTestClient client(ConfigurableApplicationContext gateway) {
+		String port = gateway.getEnvironment().getProperty("local.server.port");
+		return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(10))
+			.build();
+	}
+
+}
