@@ -1,0 +1,191 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.List;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.CaffeineBucketStore;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.filter.FilterDefinition;
+import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.cloud.gateway.route.RouteDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimitAutoConfigurationTests {
+
+	private static final String[] ORDERS = { "ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+			"ratelimit.policies.orders.tiers.anonymous[0].limit=60",
+			"ratelimit.policies.orders.tiers.anonymous[0].window=1m" };
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(RateLimitAutoConfiguration.class, RateLimitDisabledAutoConfiguration.class));
+
+	@Test
+	void createsClockPoliciesStoreFilterAndValidator() {
+		this.contextRunner.withPropertyValues(ORDERS).run((context) -> {
+			assertThat(context).hasSingleBean(RateLimitProperties.class);
+			assertThat(context.getBean(MonotonicClock.class)).isSameAs(MonotonicClock.SYSTEM);
+			assertThat(context.getBean(RateLimitPolicies.class).policy("orders")).isNotNull();
+			assertThat(context).hasSingleBean(CaffeineBucketStore.class);
+			assertThat(context).hasSingleBean(RateLimitGatewayFilterFactory.class);
+			assertThat(context).hasSingleBean(RateLimitRouteValidator.class);
+			assertThat(context).doesNotHaveBean(PassThroughRateLimitGatewayFilterFactory.class);
+			assertThat(context.getBean(RateLimitGatewayFilterFactory.class).name()).isEqualTo("RateLimit");
+		});
+	}
+
+	@Test
+	void backsOffWhenTheUserDefinesBeans() {
+		MonotonicClock clock = () -> 42;
+		RateLimitPolicies policies = new RateLimitPolicies(java.util.Map.of(), "anonymous", java.util.Map.of());
+		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
+				null, org.springframework.http.codec.ServerCodecConfigurer.create().getWriters(),
+				dev.ratelimit.gateway.HeaderStyle.NONE, "X-API-Key");
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withBean(MonotonicClock.class, () -> clock)
+			.withBean(RateLimitPolicies.class, () -> policies)
+			.withBean(CaffeineBucketStore.class, () -> store)
+			.withBean(RateLimitGatewayFilterFactory.class, () -> factory)
+			.run((context) -> {
+				assertThat(context.getBean(MonotonicClock.class)).isSameAs(clock);
+				assertThat(context.getBean(RateLimitPolicies.class)).isSameAs(policies);
+				assertThat(context.getBean(CaffeineBucketStore.class)).isSameAs(store);
+				assertThat(context.getBean(RateLimitGatewayFilterFactory.class)).isSameAs(factory);
+			});
+	}
+
+	@Test
+	void disabledAppliesAPassThroughFilterAndNothingElse() {
+		this.contextRunner.withPropertyValues(ORDERS).withPropertyValues("ratelimit.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(RateLimitGatewayFilterFactory.class);
+			assertThat(context).doesNotHaveBean(RateLimitPolicies.class);
+			assertThat(context).doesNotHaveBean(BucketStore.class);
+			assertThat(context).doesNotHaveBean(RateLimitProperties.class);
+			assertThat(context).getBean(GatewayFilterFactory.class)
+				.isInstanceOf(PassThroughRateLimitGatewayFilterFactory.class);
+			assertThat(context.getBean(GatewayFilterFactory.class).name()).isEqualTo("RateLimit");
+		});
+	}
+
+	@Test
+	void disabledIgnoresInvalidPolicies() {
+		this.contextRunner
+			.withPropertyValues("ratelimit.enabled=false", "ratelimit.policies.orders.tiers.anonymous[0].algorithm=nope")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void invalidPropertiesFailWithEveryProblem() {
+		this.contextRunner
+			.withPropertyValues("ratelimit.policies.orders.tiers.free[0].algorithm=token-bucket",
+					"ratelimit.policies.orders.tiers.free[0].capacity=10",
+					"ratelimit.policies.orders.tiers.free[0].refill-rate=0",
+					"ratelimit.policies.search.tiers.anonymous[0].algorithm=fixed-windw",
+					"ratelimit.policies.search.key=#{@nope}")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.policies.orders.tiers.free[0].refill-rate: was 0, must be a positive number")
+				.hasMessageContaining("ratelimit.policies.orders.tiers: was [free], must include the default tier "
+						+ "'anonymous' (ratelimit.tiers.default)")
+				.hasMessageContaining("ratelimit.policies.search.tiers.anonymous[0].algorithm: was fixed-windw, "
+						+ "must be one of [fixed-window, sliding-window-log, sliding-window-counter, token-bucket, "
+						+ "leaky-bucket]")
+				.hasMessageContaining("ratelimit.policies.search.key: was '#{@nope}', must name a KeyResolver bean "
+						+ "(KeyResolver beans: none)"));
+	}
+
+	@Test
+	void keyResolverBeansMayBeNamed() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.key=#{@tenantKeyResolver}")
+			.withBean("tenantKeyResolver", KeyResolver.class, () -> (exchange) -> Mono.just("tenant"))
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void nonPositiveMaximumKeysFails() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.caffeine.maximum-keys=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.caffeine.maximum-keys: was 0, must be a positive number"));
+	}
+
+	@Test
+	void aPolicyOnAMissingStoreFails() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.store=redis")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.policies.orders.store (or ratelimit.store): was redis, "
+						+ "must name an available store (available: [caffeine])"));
+	}
+
+	@Test
+	void aRouteNamingAnUnknownPolicyFailsAtStartUp() {
+		GatewayProperties gateway = new GatewayProperties();
+		RouteDefinition route = new RouteDefinition("id=orders,uri=http://localhost,Path=/orders/**");
+		route.setFilters(List.of(new FilterDefinition("AddRequestHeader=X-Seen,yes"),
+				new FilterDefinition("RateLimit=ordres")));
+		gateway.setRoutes(List.of(route));
+		gateway.setDefaultFilters(List.of(new FilterDefinition("RateLimit")));
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withBean(GatewayProperties.class, () -> gateway)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("spring.cloud.gateway.server.webflux.routes[0].filters[1]: was RateLimit=ordres, "
+						+ "must name a policy defined under ratelimit.policies (defined: [orders])")
+				.hasMessageContaining("spring.cloud.gateway.server.webflux.default-filters[0]: was RateLimit=, "
+						+ "must name a policy defined under ratelimit.policies (defined: [orders])"));
+	}
+
+	@Test
+	void routesNamingKnownPoliciesInEitherFormStart() {
+		GatewayProperties gateway = new GatewayProperties();
+		RouteDefinition shortcut = new RouteDefinition("id=a,uri=http://localhost,Path=/a/**");
+		shortcut.setFilters(List.of(new FilterDefinition("RateLimit=orders")));
+		RouteDefinition longForm = new RouteDefinition("id=b,uri=http://localhost,Path=/b/**");
+		FilterDefinition filter = new FilterDefinition();
+		filter.setName("RateLimit");
+		filter.addArg("policy", "orders");
+		longForm.setFilters(List.of(filter));
+		gateway.setRoutes(List.of(shortcut, longForm));
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withBean(GatewayProperties.class, () -> gateway)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void failureAnalysisListsEveryProblemWithAnAction() {
+		this.contextRunner
+			.withPropertyValues("ratelimit.policies.orders.tiers.anonymous[0].algorithm=leaky-bucket",
+					"ratelimit.policies.orders.tiers.anonymous[0].capacity=-1",
+					"ratelimit.policies.orders.tiers.anonymous[0].drain-rate=1",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=5")
+			.run((context) -> {
+				FailureAnalysis analysis = new InvalidRateLimitConfigurationFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("The rate limit configuration is invalid:")
+					.contains("    ratelimit.policies.orders.tiers.anonymous[0].capacity: was -1, must be a positive number")
+					.contains("    ratelimit.policies.orders.tiers.anonymous[0].limit: was 5, must not be set for "
+							+ "leaky-bucket, which takes capacity, drain-rate and optionally drain-period");
+				assertThat(analysis.getAction()).contains("Correct the properties listed above");
+			});
+	}
+
+}
