@@ -1,0 +1,99 @@
+package dev.ratelimit.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import redis.embedded.RedisServer;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Boots the sample with its {@code redis} profile against an embedded Redis (on a free
+ * port instead of 6379): the buckets live in Redis.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+@ActiveProfiles("redis")
+class SampleGatewayRedisProfileTests {
+
+	private static final int PORT = freePort();
+
+	private static final RedisServer redis = startRedis();
+
+	@Autowired
+	private ReactiveStringRedisTemplate template;
+
+	@DynamicPropertySource
+	static void ports(DynamicPropertyRegistry registry) {
+		registry.add("server.port", () -> PORT);
+		registry.add("spring.data.redis.port", () -> redis.ports().get(0));
+	}
+
+	@AfterAll
+	static void stopRedis() throws IOException {
+		redis.stop();
+	}
+
+	@Test
+	void ordersAreLimitedInRedis() {
+		WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + PORT).build();
+		for (int remaining = 4; remaining >= 0; remaining--) {
+			client.get()
+				.uri("/api/orders/1")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("RateLimit-Remaining", Integer.toString(remaining));
+		}
+		client.get().uri("/api/orders/1").exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(this.template.scan(ScanOptions.scanOptions().match("rl:{orders:*").build()).collectList().block())
+			.isNotEmpty();
+	}
+
+	@Test
+	void searchIsLimitedByTheHybridStore() {
+		WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + PORT).build();
+		int admitted = 0;
+		for (int i = 0; i < 15; i++) {
+			if (client.get().uri("/api/search?q=" + i).exchange().returnResult(String.class).getStatus().value() == 200) {
+				admitted++;
+			}
+		}
+		assertThat(admitted).isEqualTo(10);
+	}
+
+	private static RedisServer startRedis() {
+		try {
+			RedisServer server = RedisServer.newRedisServer().port(freePort()).bind("127.0.0.1").build();
+			server.start();
+			return server;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
