@@ -15,6 +15,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -46,6 +48,11 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
 	public static final String NAME = "hybrid";
+
+	/**
+	 * Marks units that stay valid until the next sync.
+	 */
+	private static final long NEVER = Long.MIN_VALUE;
 
 	private final BucketScript script;
 
@@ -291,6 +298,12 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 
 		private long globalAtNanos;
 
+		/**
+		 * When the units stop being valid: the end of the fixed window they were counted
+		 * in, so that none spills into the next window.
+		 */
+		private long unitsExpireAtNanos = NEVER;
+
 		private long idleSinceNanos = -1;
 
 		private Mono<Void> pending;
@@ -312,6 +325,12 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 		 */
 		Verdict decideLocally(long cost, long nowNanos) {
 			this.idleSinceNanos = -1;
+			if (this.unitsExpireAtNanos != NEVER && nowNanos - this.unitsExpireAtNanos >= 0) {
+				// A new window: what Redis said of the last one no longer holds.
+				this.units = 0;
+				this.global = null;
+				this.unitsExpireAtNanos = NEVER;
+			}
 			if (this.units >= cost) {
 				return admit(cost);
 			}
@@ -411,8 +430,22 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 				this.leasedAtMicros = reply.atMicros();
 				this.global = reply.decisions();
 				this.globalAtNanos = HybridBucketStore.this.clock.nanoTime();
+				this.unitsExpireAtNanos = windowEnd(this.globalAtNanos, reply.decisions());
 				this.pending = null;
 			}
+		}
+
+		private long windowEnd(long nowNanos, Decision[] decisions) {
+			long end = NEVER;
+			List<Limit> limits = this.layout.tier().limits();
+			for (int i = 0; i < decisions.length; i++) {
+				// A fixed window's reset is the end of its window while it counts anything.
+				if (limits.get(i) instanceof FixedWindow && decisions[i].resetNanos() > 0) {
+					long windowEnd = nowNanos + decisions[i].resetNanos();
+					end = (end == NEVER || windowEnd - end < 0) ? windowEnd : end;
+				}
+			}
+			return end;
 		}
 
 		private void failed(Throwable failure) {
