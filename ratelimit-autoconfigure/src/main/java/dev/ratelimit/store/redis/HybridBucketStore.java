@@ -207,7 +207,14 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-		this.leases.keySet().removeIf((id) -> id.policy().equals(policy.id()) && id.key().equals(key));
+		for (Lease lease : this.leases.values()) {
+			if (lease.id().policy().equals(policy.id()) && lease.id().key().equals(key)) {
+				synchronized (lease) {
+					lease.retired = true;
+				}
+				this.leases.remove(lease.id(), lease);
+			}
+		}
 		return this.script.reset(policy, key);
 	}
 
@@ -253,14 +260,37 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			.subscribe();
 	}
 
+	/**
+	 * Stops syncing and gives every unused leased unit back, so that a node leaving
+	 * the fleet strands no quota.
+	 */
 	@Override
 	public void stop() {
 		Disposable running = this.syncing;
-		if (running != null) {
-			running.dispose();
-			this.scheduler.dispose();
-			this.syncing = null;
+		if (running == null) {
+			return;
 		}
+		running.dispose();
+		this.scheduler.dispose();
+		this.syncing = null;
+		giveBack().block(this.timeout.multipliedBy(2));
+	}
+
+	private Mono<Void> giveBack() {
+		if (!this.guard.allowsCall()) {
+			return Mono.empty();
+		}
+		List<Mono<Void>> calls = new ArrayList<>();
+		for (Lease lease : this.leases.values()) {
+			synchronized (lease) {
+				lease.retired = true;
+				if (lease.pending == null && lease.units > 0) {
+					calls.add(lease.startCall(0, 1));
+				}
+			}
+		}
+		this.leases.clear();
+		return Flux.fromIterable(calls).flatMap((call) -> call.onErrorResume((failure) -> Mono.empty())).then();
 	}
 
 	@Override

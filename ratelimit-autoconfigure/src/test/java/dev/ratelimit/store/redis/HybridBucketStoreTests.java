@@ -139,6 +139,20 @@ class HybridBucketStoreTests {
 	}
 
 	@Test
+	void aStoppingNodeGivesItsLeaseBack() {
+		Tier tier = TestPolicies.tier("free", new FixedWindow(10, Duration.ofDays(1)));
+		BucketId id = new BucketId("orders", "free", "client");
+		assertThat(this.nodes.get(0).acquire(id, tier, 1).block().allowed()).isTrue();
+		this.nodes.get(0).stop();
+		long admitted = Flux.range(0, 20)
+			.concatMap((i) -> this.nodes.get(1).acquire(id, tier, 1))
+			.filter(Verdict::allowed)
+			.count()
+			.block();
+		assertThat(admitted).isEqualTo(9);
+	}
+
+	@Test
 	void rejectionsOnceTheBucketIsEmptyAreLocal() throws InterruptedException {
 		Tier tier = TestPolicies.tier("free", new FixedWindow(5, Duration.ofDays(1)));
 		BucketId id = new BucketId("orders", "free", "client");
