@@ -13,12 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.script.RedisScript;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
@@ -27,6 +21,12 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The limiter's one Lua script and how buckets are read and written with it. The

@@ -7,13 +7,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.springframework.context.SmartLifecycle;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
-
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Limit;
@@ -25,6 +18,13 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Eventually consistent limits across a fleet, decided at local speed. Each node

@@ -3,16 +3,15 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -2,9 +2,8 @@ package dev.ratelimit.store.redis;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.Test;
-
 import dev.ratelimit.store.redis.CircuitBreaker.State;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

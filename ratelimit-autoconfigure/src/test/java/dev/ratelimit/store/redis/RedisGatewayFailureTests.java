@@ -2,6 +2,10 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 
+import dev.ratelimit.e2e.RecordingListener;
+import dev.ratelimit.e2e.Upstream;
+import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,11 +14,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
-
-import dev.ratelimit.e2e.RecordingListener;
-import dev.ratelimit.e2e.Upstream;
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.store.StoreHealth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.e2e.GatewayTestApplication;
+import dev.ratelimit.e2e.Upstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,9 +14,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.WebTestClient;
-
-import dev.ratelimit.e2e.GatewayTestApplication;
-import dev.ratelimit.e2e.Upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -7,10 +7,11 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
+import redis.embedded.RedisServer;
+
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import redis.embedded.RedisServer;
 
 /**
  * A real Redis for tests: an embedded server on a free port, or the one named by the
