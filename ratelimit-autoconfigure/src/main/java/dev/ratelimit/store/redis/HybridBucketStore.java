@@ -109,6 +109,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 				}
 				lease.demand += cost;
 				lease.requests++;
+				lease.cost = cost;
 				local = lease.decideLocally(cost, this.clock.nanoTime());
 			}
 			if (local != null) {
@@ -183,7 +184,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 				long want = 2 * lease.demand;
 				lease.lastDemand = lease.demand;
 				lease.demand = 0;
-				calls.add(lease.startCall(want, 1));
+				calls.add(lease.startCall(want, lease.cost));
 			}
 		}
 		if (calls.isEmpty()) {
@@ -285,7 +286,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			synchronized (lease) {
 				lease.retired = true;
 				if (lease.pending == null && lease.units > 0) {
-					calls.add(lease.startCall(0, 1));
+					calls.add(lease.startCall(0, lease.cost));
 				}
 			}
 		}
@@ -322,6 +323,9 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 
 		/** Requests judged since the last report to Redis. */
 		private long requests;
+
+		/** Units the last request cost: what Redis judges a next request by. */
+		private long cost = 1;
 
 		/** Each limit's decision on one more request after the last lease: what is left for the fleet. */
 		private Decision[] global;
