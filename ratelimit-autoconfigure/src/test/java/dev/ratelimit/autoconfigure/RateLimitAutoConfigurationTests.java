@@ -10,7 +10,12 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.CaffeineBucketStore;
+import java.util.stream.Stream;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -107,6 +112,73 @@ class RateLimitAutoConfigurationTests {
 						+ "leaky-bucket]")
 				.hasMessageContaining("ratelimit.policies.search.key: was '#{@nope}', must name a KeyResolver bean "
 						+ "(KeyResolver beans: none)"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidProperties")
+	void eachInvalidPropertyFailsWithItsMessage(String expectedMessage, String[] properties) {
+		this.contextRunner.withPropertyValues(properties)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining(expectedMessage));
+	}
+
+	static Stream<Arguments> invalidProperties() {
+		String limit = "ratelimit.policies.orders.tiers.anonymous[0].";
+		return Stream.of(
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].limit: was 0, must be a positive number",
+						limit + "algorithm=fixed-window", limit + "limit=0", limit + "window=1m"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].capacity: was -2, must be a positive number",
+						limit + "algorithm=leaky-bucket", limit + "capacity=-2", limit + "drain-rate=1"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 0, must be a positive number",
+						limit + "algorithm=token-bucket", limit + "capacity=5", limit + "refill-rate=0"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].drain-rate: was -1, must be a positive number",
+						limit + "algorithm=leaky-bucket", limit + "capacity=5", limit + "drain-rate=-1"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].window: was 0s, must be a positive duration",
+						limit + "algorithm=sliding-window-log", limit + "limit=5", limit + "window=0"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].window: was -1s, must be a positive duration",
+						limit + "algorithm=sliding-window-counter", limit + "limit=5", limit + "window=-1s"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].algorithm: was sliding-window, must be one of",
+						limit + "algorithm=sliding-window", limit + "limit=5", limit + "window=1s"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].capacity: was not set, must be set for "
+						+ "token-bucket", limit + "algorithm=token-bucket", limit + "refill-rate=1"),
+				invalid("ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 1, must not be set for "
+						+ "fixed-window", limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						limit + "refill-rate=1"),
+				invalid("ratelimit.policies.orders.tiers: was [free], must include the default tier 'anonymous'",
+						"ratelimit.policies.orders.tiers.free[0].algorithm=fixed-window",
+						"ratelimit.policies.orders.tiers.free[0].limit=5",
+						"ratelimit.policies.orders.tiers.free[0].window=1s"),
+				invalid("ratelimit.policies.orders.cost: was 6, must not exceed the quota of "
+						+ "ratelimit.policies.orders.tiers.anonymous[0] (5)", limit + "algorithm=fixed-window",
+						limit + "limit=5", limit + "window=1s", "ratelimit.policies.orders.cost=6"),
+				invalid("ratelimit.policies.orders.key: was 'header:', must name an HTTP header",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.policies.orders.key=header:"),
+				invalid("ratelimit.policies.orders.key: was '#{@missing}', must name a KeyResolver bean",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.policies.orders.key=#{@missing}"),
+				invalid("ratelimit.policies.orders.store (or ratelimit.store): was hybrid, must name an available "
+						+ "store", limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.store=hybrid"),
+				invalid("ratelimit.api-key-header: was '', must be an HTTP header name",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.api-key-header="));
+	}
+
+	private static Arguments invalid(String expectedMessage, String... properties) {
+		return Arguments.of(expectedMessage, properties);
+	}
+
+	@Test
+	void anUnknownHeaderStyleFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.headers=draft-99")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'ratelimit.headers'")
+				.rootCause()
+				.hasMessageContaining("draft-99"));
 	}
 
 	@Test

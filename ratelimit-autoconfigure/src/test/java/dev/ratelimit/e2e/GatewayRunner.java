@@ -1,5 +1,6 @@
 package dev.ratelimit.e2e;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +35,10 @@ final class GatewayRunner implements AutoCloseable {
 
 	WebTestClient client() {
 		int port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
-		return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+		return WebTestClient.bindToServer()
+			.baseUrl("http://127.0.0.1:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
 	}
 
 	<T> T bean(Class<T> type) {

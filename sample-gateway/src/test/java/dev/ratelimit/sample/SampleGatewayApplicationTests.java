@@ -3,6 +3,7 @@ package dev.ratelimit.sample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +37,10 @@ class SampleGatewayApplicationTests {
 
 	@BeforeEach
 	void client() {
-		this.client = WebTestClient.bindToServer().baseUrl("http://localhost:" + PORT).build();
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + PORT)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
 	}
 
 	@Test
