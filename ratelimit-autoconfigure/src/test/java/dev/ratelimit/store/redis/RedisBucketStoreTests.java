@@ -123,6 +123,22 @@ class RedisBucketStoreTests {
 	}
 
 	@Test
+	void scriptIsSentAgainWhenRedisForgotIt() {
+		Tier tier = TestPolicies.tier("free", new FixedWindow(5, Duration.ofDays(1)));
+		RedisBucketStore store = store(redis, FailureMode.DENY);
+		BucketId id = new BucketId("orders", "free", "client");
+		store.acquire(id, tier, 1).block();
+		redis.template().execute((connection) -> connection.scriptingCommands().scriptFlush()).blockLast();
+		Verdict verdict = store.acquire(id, tier, 1).block();
+		assertThat(verdict.fallback()).isFalse();
+		assertThat(verdict.reported().remaining()).isEqualTo(3);
+		String sha = new BucketScript(redis.template(), "rl").sha1();
+		assertThat(redis.template()
+			.execute((connection) -> connection.scriptingCommands().scriptExists(sha))
+			.blockFirst()).isTrue();
+	}
+
+	@Test
 	void healthIsUpWhileRedisAnswers() {
 		RedisBucketStore store = store(redis, FailureMode.ALLOW);
 		store.acquire(new BucketId("orders", "free", "a"), TestPolicies.tier("free", new FixedWindow(1,

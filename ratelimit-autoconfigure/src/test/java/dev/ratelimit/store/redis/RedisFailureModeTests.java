@@ -3,6 +3,7 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.MonotonicClock;
@@ -14,6 +15,8 @@ import dev.ratelimit.store.CaffeineBucketStore;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,6 +100,37 @@ class RedisFailureModeTests {
 		assertDown(store, "local");
 		this.redis.restart();
 		assertRecovers(store);
+	}
+
+	@Test
+	void redisStoppedUnderConcurrentTrafficStallsNoRequest() {
+		BucketStore store = redisStore(FailureMode.ALLOW);
+		Tier generous = TestPolicies.tier("free", new FixedWindow(1_000_000, Duration.ofDays(1)));
+		List<Long> waits = new CopyOnWriteArrayList<>();
+		List<Verdict> verdicts = new CopyOnWriteArrayList<>();
+		Disposable traffic = Flux.interval(Duration.ofMillis(5))
+			.onBackpressureDrop()
+			.flatMap((tick) -> {
+				long started = System.nanoTime();
+				return store.acquire(new BucketId("orders", "free", "key-" + (tick % 16)), generous, 1)
+					.doOnNext((verdict) -> {
+						waits.add(System.nanoTime() - started);
+						verdicts.add(verdict);
+					});
+			}, 16)
+			.subscribe();
+		try {
+			sleep(300);
+			this.redis.stop();
+			sleep(1000);
+		}
+		finally {
+			traffic.dispose();
+		}
+		assertThat(verdicts).anyMatch((verdict) -> !verdict.fallback()).anyMatch(Verdict::fallback)
+			.allMatch(Verdict::allowed);
+		assertThat(waits).allSatisfy((nanos) -> assertThat(Duration.ofNanos(nanos).toMillis())
+			.isLessThan(LONGEST_WAIT_MILLIS));
 	}
 
 	@Test
