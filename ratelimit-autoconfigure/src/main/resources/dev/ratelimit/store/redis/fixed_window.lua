@@ -22,7 +22,7 @@ algorithms[1] = {
 		return 0, p.quota - s.count, (s.count > 0) and until_end or 0, until_end
 	end,
 	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'w', s.index, 'c', s.count)
+		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.count))
 		expire_in(s.key, algorithms[1].until_end(s, now, p))
 	end,
 	commit = function(s, now, p, cost)

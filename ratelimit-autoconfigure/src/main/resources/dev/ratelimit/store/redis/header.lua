@@ -23,7 +23,9 @@ local function whole_units(units)
 	return whole
 end
 
--- Fractions are stored with full double precision: tostring keeps only 14 digits.
+-- Numbers are written with all 17 significant digits a double holds (a timestamp in
+-- microseconds has 16, a fraction of a token more): explicit, rather than left to
+-- conversions such as tostring, which keeps 14.
 local function exact(number)
 	return string.format('%.17g', number)
 end

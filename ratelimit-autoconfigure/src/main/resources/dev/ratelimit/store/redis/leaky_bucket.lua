@@ -32,7 +32,7 @@ algorithms[5] = {
 			math.max(1, bucket.until_drained(p, overflow))
 	end,
 	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'l', exact(s.level), 'ts', s.at)
+		redis.call('HMSET', s.key, 'l', exact(s.level), 'ts', exact(s.at))
 		expire_in(s.key, algorithms[5].until_drained(p, s.level))
 	end,
 	commit = function(s, now, p, cost)

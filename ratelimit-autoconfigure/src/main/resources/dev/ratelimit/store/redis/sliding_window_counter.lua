@@ -57,7 +57,7 @@ algorithms[3] = {
 		return 0, whole_units(p.quota - estimate), counter.until_empty(s, p, s.current), counter.retry_after(s, p, cost)
 	end,
 	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'w', s.index, 'c', s.current, 'p', s.previous)
+		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.current), 'p', exact(s.previous))
 		-- The current count weighs on the estimate until the end of the next window.
 		expire_in(s.key, (s.index + 2) * p.period - now)
 	end,

@@ -38,7 +38,7 @@ algorithms[2] = {
 		while left > 0 do
 			local chunk = {}
 			for i = 1, math.min(left, 1000) do
-				chunk[i] = at
+				chunk[i] = exact(at)
 			end
 			redis.call('RPUSH', s.key, unpack(chunk))
 			left = left - #chunk
@@ -47,7 +47,7 @@ algorithms[2] = {
 		expire_in(s.key, at + p.period - now)
 	end,
 	refund = function(s, now, p, units, at)
-		local removed = redis.call('LREM', s.key, -units, at)
+		local removed = redis.call('LREM', s.key, -units, exact(at))
 		s.size = s.size - removed
 	end,
 	describe = function(s, now, p)

@@ -33,7 +33,7 @@ algorithms[4] = {
 		return 0, whole_units(s.tokens), bucket.until_holding(p, p.quota, s.tokens), math.max(1, retry_after)
 	end,
 	save = function(s, now, p)
-		redis.call('HMSET', s.key, 't', exact(s.tokens), 'ts', s.at)
+		redis.call('HMSET', s.key, 't', exact(s.tokens), 'ts', exact(s.at))
 		expire_in(s.key, algorithms[4].until_holding(p, p.quota, s.tokens))
 	end,
 	commit = function(s, now, p, cost)

@@ -8,6 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
@@ -18,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,9 +122,10 @@ class HybridBucketStoreTests {
 		assertThat(busiest).isLessThanOrEqualTo(limit + limit / 20);
 	}
 
-	@Test
-	void anIdleNodeGivesItsUnusedLeaseBackAtTheNextSync() throws InterruptedException {
-		Tier tier = TestPolicies.tier("free", new FixedWindow(10, Duration.ofDays(1)));
+	@ParameterizedTest
+	@MethodSource("limitsOfTen")
+	void anIdleNodeGivesItsUnusedLeaseBackAtTheNextSync(Limit limit) throws InterruptedException {
+		Tier tier = TestPolicies.tier("free", limit);
 		BucketId id = new BucketId("orders", "free", "client");
 		assertThat(this.nodes.get(0).acquire(id, tier, 1).block().allowed()).isTrue();
 		Thread.sleep(3 * SYNC_INTERVAL.toMillis());
@@ -135,6 +142,12 @@ class HybridBucketStoreTests {
 			.count()
 			.block();
 		assertThat(admitted).isEqualTo(9);
+	}
+
+	static List<Limit> limitsOfTen() {
+		return List.of(new FixedWindow(10, Duration.ofDays(1)), new SlidingWindowLog(10, Duration.ofHours(1)),
+				new SlidingWindowCounter(10, Duration.ofDays(1)), new TokenBucket(10, 1, Duration.ofHours(1)),
+				new LeakyBucket(10, 1, Duration.ofHours(1)));
 	}
 
 	@Test

@@ -216,6 +216,18 @@ class RedisAlgorithmScriptTests {
 	}
 
 	@Test
+	void instantsAreStoredToTheMicrosecond() {
+		TierLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)), new SlidingWindowLog(5, Duration.ofHours(1)));
+		this.script.acquire(layout, "client", 1).block();
+		List<String> keys = layout.keys("client");
+		String refilledAt = (String) redis.template().opsForHash().get(keys.get(0), "ts").block();
+		String admittedAt = redis.template().opsForList().index(keys.get(1), 0).block();
+		// Sixteen digits of microseconds since the epoch, not 14 significant digits.
+		assertThat(refilledAt).matches("\\d{16}");
+		assertThat(admittedAt).matches("\\d{16}");
+	}
+
+	@Test
 	void peekOfAnUnknownBucketIsEmpty() {
 		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
 		assertThat(this.script.peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
