@@ -3,6 +3,7 @@ package dev.ratelimit.store.redis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -91,7 +92,13 @@ public final class RemoteFailureGuard {
 	 * Redis answered.
 	 */
 	public void onSuccess() {
+		boolean recovering = !up();
 		this.circuitBreaker.onSuccess();
+		if (recovering && logger.isInfoEnabled()) {
+			logger.info("Rate limit store '" + this.storeName + "' reaches Redis again; " + this.fallbacks.get()
+					+ " request(s) decided by ratelimit.redis.on-failure=" + this.failureMode.configName()
+					+ " since start");
+		}
 	}
 
 	/**
@@ -173,6 +180,9 @@ public final class RemoteFailureGuard {
 	}
 
 	private static String describe(Throwable failure) {
+		if (failure instanceof TimeoutException) {
+			return "no answer within ratelimit.redis.timeout";
+		}
 		String message = failure.getMessage();
 		return failure.getClass().getSimpleName() + ((message != null) ? ": " + message : "");
 	}
