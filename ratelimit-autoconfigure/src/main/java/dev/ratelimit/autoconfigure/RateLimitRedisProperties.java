@@ -15,7 +15,7 @@ public class RateLimitRedisProperties {
 
 	/**
 	 * Prefix of every Redis key the limiter writes; keys look like
-	 * {@code <prefix>:{<policy>:<tier>:<client key>}:<n>}.
+	 * '<prefix>:{<policy>:<tier>:<client key>}:<n>'.
 	 */
 	private String keyPrefix = "rl";
 
@@ -30,6 +30,9 @@ public class RateLimitRedisProperties {
 	 */
 	private FailureMode onFailure = FailureMode.ALLOW;
 
+	/**
+	 * Circuit breaker that stops calling a failing Redis.
+	 */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
 	public String getKeyPrefix() {
