@@ -390,20 +390,19 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			if (this.units >= cost) {
 				return admit(cost);
 			}
-			if (this.global == null) {
-				return mayRetry ? null : new Verdict(false, -1, null, syncIntervalNanos, false);
-			}
-			long elapsed = nowNanos - this.globalAtNanos;
-			Verdict verdict = reject(elapsed);
-			if (!verdict.allowed()) {
-				return verdict;
+			if (this.global != null) {
+				Verdict verdict = reject(nowNanos - this.globalAtNanos);
+				if (!verdict.allowed()) {
+					return verdict;
+				}
 			}
 			if (mayRetry) {
 				return null;
 			}
-			Decision reported = verdict.reported();
-			return new Verdict(false, verdict.reportedIndex(), new Decision(false, 0, reported.limit(),
-					reported.resetNanos(), syncIntervalNanos), syncIntervalNanos, false);
+			// The bucket has room, but this node's share of it is gone until its next sync.
+			long quota = this.layout.tier().limits().get(0).quota();
+			return new Verdict(false, 0, new Decision(false, 0, quota, syncIntervalNanos, syncIntervalNanos),
+					syncIntervalNanos, false);
 		}
 
 		private Verdict admit(long cost) {
