@@ -9,6 +9,8 @@ import dev.ratelimit.e2e.Upstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -52,7 +54,14 @@ class RedisGatewayTests {
 
 	@Test
 	void redisModeEnforcesOneGlobalLimitExactly() {
-		List<HttpStatus> statuses = send("/exact/a", "exact-client", 60);
+		// Eight callers at a time, spread over both gateways.
+		List<HttpStatus> statuses = Flux.range(0, 60)
+			.parallel(8)
+			.runOn(Schedulers.boundedElastic())
+			.map((i) -> status(clients.get(i % clients.size()), "/exact/a", "exact-client"))
+			.sequential()
+			.collectList()
+			.block();
 		assertThat(statuses).filteredOn(HttpStatus.OK::equals).hasSize(20);
 		assertThat(statuses).filteredOn(HttpStatus.TOO_MANY_REQUESTS::equals).hasSize(40);
 		assertThat(upstream.hits("/exact/a")).isEqualTo(20);
@@ -77,7 +86,8 @@ class RedisGatewayTests {
 	}
 
 	/**
-	 * {@code count} requests of one client, alternating between the gateways.
+	 * {@code count} requests of one client, one after the other, alternating between
+	 * the gateways.
 	 */
 	static List<HttpStatus> send(String path, String clientKey, int count) {
 		List<HttpStatus> statuses = new ArrayList<>();
