@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -50,6 +51,8 @@ public final class BucketScript {
 	 */
 	private static final long SCAN_BATCH = 500;
 
+	private static final Duration MINIMUM_READ_TIMEOUT = Duration.ofSeconds(1);
+
 	/**
 	 * The state values the script's peek returns for each algorithm, by name.
 	 */
@@ -79,6 +82,15 @@ public final class BucketScript {
 		this.redis = redis;
 		this.keyPrefix = keyPrefix;
 		this.script = RedisScript.of(source(), List.class);
+	}
+
+	/**
+	 * How long a read-side step may wait on Redis: far longer than a decision, which
+	 * must be fast, but bounded, so that an actuator call never hangs on a dead Redis.
+	 */
+	static Duration readTimeout(Duration decisionTimeout) {
+		Duration scaled = decisionTimeout.multipliedBy(20);
+		return (scaled.compareTo(MINIMUM_READ_TIMEOUT) > 0) ? scaled : MINIMUM_READ_TIMEOUT;
 	}
 
 	/**

@@ -62,6 +62,12 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 
 	private final RemoteFailureGuard guard;
 
+	/**
+	 * Bound of each step of the read side (actuator listings, reads, resets), which
+	 * answers with an error rather than a fallback when Redis fails.
+	 */
+	private final Duration readTimeout;
+
 	private final MonotonicClock clock;
 
 	private final Map<BucketId, Lease> leases = new ConcurrentHashMap<>();
@@ -89,6 +95,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 		this.timeout = timeout;
 		this.syncInterval = syncInterval;
 		this.guard = guard;
+		this.readTimeout = BucketScript.readTimeout(timeout);
 		this.clock = clock;
 	}
 
@@ -198,12 +205,12 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 
 	@Override
 	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return this.script.buckets(policy);
+		return this.script.buckets(policy).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-		return this.script.bucket(policy, key);
+		return this.script.bucket(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
@@ -216,12 +223,12 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 				this.leases.remove(lease.id(), lease);
 			}
 		}
-		return this.script.reset(policy, key);
+		return this.script.reset(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Mono<Long> bucketCount(RateLimitPolicy policy) {
-		return this.script.count(policy);
+		return this.script.count(policy).timeout(this.readTimeout);
 	}
 
 	@Override

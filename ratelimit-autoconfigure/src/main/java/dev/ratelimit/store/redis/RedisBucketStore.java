@@ -38,6 +38,12 @@ public final class RedisBucketStore implements BucketStore {
 
 	private final RemoteFailureGuard guard;
 
+	/**
+	 * Bound of each step of the read side (actuator listings, reads, resets), which
+	 * answers with an error rather than a fallback when Redis fails.
+	 */
+	private final Duration readTimeout;
+
 	private final MonotonicClock clock;
 
 	/**
@@ -58,6 +64,7 @@ public final class RedisBucketStore implements BucketStore {
 		this.script = script;
 		this.timeout = timeout;
 		this.guard = guard;
+		this.readTimeout = BucketScript.readTimeout(timeout);
 		this.clock = clock;
 	}
 
@@ -82,22 +89,22 @@ public final class RedisBucketStore implements BucketStore {
 
 	@Override
 	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return this.script.buckets(policy);
+		return this.script.buckets(policy).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-		return this.script.bucket(policy, key);
+		return this.script.bucket(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-		return this.script.reset(policy, key);
+		return this.script.reset(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Mono<Long> bucketCount(RateLimitPolicy policy) {
-		return this.script.count(policy);
+		return this.script.count(policy).timeout(this.readTimeout);
 	}
 
 	/**
@@ -110,7 +117,7 @@ public final class RedisBucketStore implements BucketStore {
 		long started = this.clock.nanoTime();
 		this.redis.execute((connection) -> connection.ping())
 			.next()
-			.timeout(this.timeout.multipliedBy(10))
+			.timeout(this.readTimeout)
 			.subscribe((pong) -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000),
 					(failure) -> this.pingMicros.set(-1));
 		Map<String, Object> details = this.guard.healthDetails();

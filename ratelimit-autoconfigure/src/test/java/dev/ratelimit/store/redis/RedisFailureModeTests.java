@@ -8,17 +8,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.CaffeineBucketStore;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.StoreType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Redis stopped mid-traffic and started again on the same port: each failure mode
@@ -62,6 +65,11 @@ class RedisFailureModeTests {
 			assertThat(verdict.reported()).isNull();
 		}
 		assertDown(store, "allow");
+		// The read side answers with an error, bounded, never a hang.
+		RateLimitPolicy policy = TestPolicies.policy("orders", StoreType.REDIS, TIER);
+		long started = System.nanoTime();
+		assertThatThrownBy(() -> store.bucketCount(policy).block()).isInstanceOf(RuntimeException.class);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
 		this.redis.restart();
 		assertRecovers(store);
 	}
