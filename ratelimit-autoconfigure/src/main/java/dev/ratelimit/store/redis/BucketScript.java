@@ -89,7 +89,7 @@ public final class BucketScript {
 	 * must be fast, but bounded, so that an actuator call never hangs on a dead Redis.
 	 */
 	static Duration readTimeout(Duration decisionTimeout) {
-		Duration scaled = decisionTimeout.multipliedBy(20);
+		Duration scaled = decisionTimeout.multipliedBy(4);
 		return (scaled.compareTo(MINIMUM_READ_TIMEOUT) > 0) ? scaled : MINIMUM_READ_TIMEOUT;
 	}
 
