@@ -216,6 +216,16 @@ class RateLimitGatewayEndToEndTests {
 	}
 
 	@Test
+	void aKeyResolverBeanChoosesWhoseQuotaARequestCountsAgainst() {
+		assertStatus(get("/tenant/x", "X-Tenant", "acme"), HttpStatus.OK);
+		assertStatus(get("/tenant/x", "X-Tenant", "acme"), HttpStatus.TOO_MANY_REQUESTS);
+		assertStatus(get("/tenant/x", "X-Tenant", "globex"), HttpStatus.OK);
+		// Without a tenant the resolver yields nothing: the client IP's quota applies.
+		assertStatus(get("/tenant/x", "X-Tenant", null), HttpStatus.OK);
+		assertStatus(get("/tenant/x", "X-Tenant", null), HttpStatus.TOO_MANY_REQUESTS);
+	}
+
+	@Test
 	void shadowPolicyCountsAndReportsButNeverRejects() {
 		assertAllowed(get("/shadow/x"), "1", "0", "60");
 		EntityExchangeResult<byte[]> over = get("/shadow/x");
