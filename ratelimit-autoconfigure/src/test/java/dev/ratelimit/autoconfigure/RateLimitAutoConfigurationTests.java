@@ -229,7 +229,7 @@ class RateLimitAutoConfigurationTests {
 	}
 
 	@Test
-	void routesNamingKnownPoliciesInEitherFormStart() {
+	void routesNamingKnownPoliciesInEitherFormOrDisabledStart() {
 		GatewayProperties gateway = new GatewayProperties();
 		RouteDefinition shortcut = new RouteDefinition("id=a,uri=http://localhost,Path=/a/**");
 		shortcut.setFilters(List.of(new FilterDefinition("RateLimit=orders")));
@@ -238,7 +238,10 @@ class RateLimitAutoConfigurationTests {
 		filter.setName("RateLimit");
 		filter.addArg("policy", "orders");
 		longForm.setFilters(List.of(filter));
-		gateway.setRoutes(List.of(shortcut, longForm));
+		RouteDefinition disabled = new RouteDefinition("id=c,uri=http://localhost,Path=/c/**");
+		disabled.setFilters(List.of(new FilterDefinition("RateLimit=not-yet-defined")));
+		disabled.setEnabled(false);
+		gateway.setRoutes(List.of(shortcut, longForm, disabled));
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(GatewayProperties.class, () -> gateway)
 			.run((context) -> assertThat(context).hasNotFailed());
