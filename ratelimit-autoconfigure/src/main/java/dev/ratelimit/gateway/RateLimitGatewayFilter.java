@@ -58,8 +58,8 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	private final RateLimitProblemWriter problemWriter;
 
 	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, String> tiersByApiKey,
-			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver, RateLimitListener[] listeners,
-			RateLimitProblemWriter problemWriter) {
+			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver,
+			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter) {
 		this.policyId = route.policyId();
 		this.routeId = route.routeId();
 		this.shadow = route.shadow();

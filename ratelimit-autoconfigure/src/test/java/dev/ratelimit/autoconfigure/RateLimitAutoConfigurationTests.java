@@ -1,8 +1,11 @@
 package dev.ratelimit.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
@@ -10,8 +13,6 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.CaffeineBucketStore;
-import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -26,6 +27,7 @@ import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.route.RouteDefinition;
+import org.springframework.http.codec.ServerCodecConfigurer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,11 +57,11 @@ class RateLimitAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesBeans() {
 		MonotonicClock clock = () -> 42;
-		RateLimitPolicies policies = new RateLimitPolicies(java.util.Map.of(), "anonymous", java.util.Map.of());
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), "anonymous", Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
 		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
-				null, org.springframework.http.codec.ServerCodecConfigurer.create().getWriters(),
-				dev.ratelimit.gateway.HeaderStyle.NONE, "X-API-Key");
+				null, ServerCodecConfigurer.create().getWriters(),
+				HeaderStyle.NONE, "X-API-Key");
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)
@@ -227,7 +229,7 @@ class RateLimitAutoConfigurationTests {
 	}
 
 	@Test
-	void routesNamingKnownPoliciesInEitherFormStart() {
+	void routesNamingKnownPoliciesInEitherFormOrDisabledStart() {
 		GatewayProperties gateway = new GatewayProperties();
 		RouteDefinition shortcut = new RouteDefinition("id=a,uri=http://localhost,Path=/a/**");
 		shortcut.setFilters(List.of(new FilterDefinition("RateLimit=orders")));
@@ -236,7 +238,10 @@ class RateLimitAutoConfigurationTests {
 		filter.setName("RateLimit");
 		filter.addArg("policy", "orders");
 		longForm.setFilters(List.of(filter));
-		gateway.setRoutes(List.of(shortcut, longForm));
+		RouteDefinition disabled = new RouteDefinition("id=c,uri=http://localhost,Path=/c/**");
+		disabled.setFilters(List.of(new FilterDefinition("RateLimit=not-yet-defined")));
+		disabled.setEnabled(false);
+		gateway.setRoutes(List.of(shortcut, longForm, disabled));
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(GatewayProperties.class, () -> gateway)
 			.run((context) -> assertThat(context).hasNotFailed());

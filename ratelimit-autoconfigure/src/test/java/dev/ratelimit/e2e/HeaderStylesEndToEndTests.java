@@ -1,8 +1,11 @@
 package dev.ratelimit.e2e;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -69,7 +72,7 @@ class HeaderStylesEndToEndTests {
 	 * allowed response; returns the rate limit headers of the first response.
 	 */
 	private Map<String, String> firstAndRejected(String style,
-			java.util.function.Consumer<EntityExchangeResult<byte[]>> rejectedCheck) {
+			Consumer<EntityExchangeResult<byte[]>> rejectedCheck) {
 		try (GatewayRunner gateway = GatewayRunner.start("ratelimit.headers=" + style,
 				"ratelimit.policies.p.key=ip",
 				"ratelimit.policies.p.tiers.anonymous[0].algorithm=fixed-window",
@@ -100,10 +103,10 @@ class HeaderStylesEndToEndTests {
 	}
 
 	private static Map<String, String> rateLimitHeaders(EntityExchangeResult<byte[]> result) {
-		Map<String, String> headers = new java.util.TreeMap<>();
+		Map<String, String> headers = new TreeMap<>();
 		result.getResponseHeaders().forEach((name, values) -> {
-			if (RATE_LIMIT_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-				headers.put(name.toLowerCase(java.util.Locale.ROOT), String.join(",", values));
+			if (RATE_LIMIT_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+				headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values));
 			}
 		});
 		return headers;

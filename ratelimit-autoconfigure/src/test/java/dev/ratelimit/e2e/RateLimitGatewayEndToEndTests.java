@@ -10,8 +10,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -213,6 +213,16 @@ class RateLimitGatewayEndToEndTests {
 		assertStatus(get("/per-route-a/x", "X-Client", "bob"), HttpStatus.OK);
 		assertStatus(get("/per-route-a/x", "X-Client", "carol"), HttpStatus.TOO_MANY_REQUESTS);
 		assertStatus(get("/per-route-b/x", "X-Client", "carol"), HttpStatus.OK);
+	}
+
+	@Test
+	void aKeyResolverBeanChoosesWhoseQuotaARequestCountsAgainst() {
+		assertStatus(get("/tenant/x", "X-Tenant", "acme"), HttpStatus.OK);
+		assertStatus(get("/tenant/x", "X-Tenant", "acme"), HttpStatus.TOO_MANY_REQUESTS);
+		assertStatus(get("/tenant/x", "X-Tenant", "globex"), HttpStatus.OK);
+		// Without a tenant the resolver yields nothing: the client IP's quota applies.
+		assertStatus(get("/tenant/x", "X-Tenant", null), HttpStatus.OK);
+		assertStatus(get("/tenant/x", "X-Tenant", null), HttpStatus.TOO_MANY_REQUESTS);
 	}
 
 	@Test

@@ -63,6 +63,31 @@ class RateLimitGatewayFilterTests {
 	}
 
 	@Test
+	void theApiKeyChoosesTheTierAndUnknownKeysFallBackToTheDefaultTierByIp() {
+		Tier pro = new Tier("pro", List.of(new FixedWindow(100, Duration.ofMinutes(1))));
+		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", TIER, "pro", pro), TIER);
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy), "anonymous",
+				Map.of("pro-key", "pro", "gold-key", "gold"));
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, List.of(this.store),
+				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
+				"X-API-Key")
+			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
+		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
+			MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/")
+				.remoteAddress(new InetSocketAddress("198.51.100.4", 40000))
+				.header("X-API-Key", apiKey));
+			filter.filter(exchange, (chained) -> Mono.empty()).block();
+		}
+		filter.filter(exchange(), (chained) -> Mono.empty()).block();
+		assertThat(this.store.ids).containsExactly(new BucketId("p", "pro", "pro-key"),
+				new BucketId("p", "anonymous", "gold-key"), new BucketId("p", "anonymous", "198.51.100.4"),
+				new BucketId("p", "anonymous", "198.51.100.4"), new BucketId("p", "anonymous", "198.51.100.4"));
+		assertThat(this.store.tiers).containsExactly(pro, TIER, TIER, TIER, TIER);
+	}
+
+	@Test
 	void aFailingStoreLetsTheRequestThroughWithoutQuotaHeaders() {
 		this.store.answer(() -> Mono.error(new IllegalStateException("connection refused")));
 		MockServerWebExchange exchange = run(new KeySource.ClientIp());
@@ -196,6 +221,8 @@ class RateLimitGatewayFilterTests {
 
 		private final List<BucketId> ids = new ArrayList<>();
 
+		private final List<Tier> tiers = new ArrayList<>();
+
 		private Supplier<Mono<Verdict>> answer;
 
 		void answer(Supplier<Mono<Verdict>> answer) {
@@ -210,6 +237,7 @@ class RateLimitGatewayFilterTests {
 		@Override
 		public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
 			this.ids.add(id);
+			this.tiers.add(tier);
 			return this.answer.get();
 		}
 
