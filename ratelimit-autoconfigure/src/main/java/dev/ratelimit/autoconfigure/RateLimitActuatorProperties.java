@@ -36,9 +36,6 @@ public class RateLimitActuatorProperties {
 	}
 
 	public void setMaskPrefixLength(int maskPrefixLength) {
-		if (maskPrefixLength < 0) {
-			throw new IllegalArgumentException("must not be negative, was " + maskPrefixLength);
-		}
 		this.maskPrefixLength = maskPrefixLength;
 	}
 

@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -42,9 +43,17 @@ public final class RateLimitEndpointAutoConfiguration {
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
 			RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes) {
-		KeyMasker keyMasker = new KeyMasker(properties.getShowKeys(), properties.getMaskPrefixLength());
-		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker,
+		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker(properties),
 				routes.getIfAvailable());
+	}
+
+	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {
+		int prefixLength = properties.getMaskPrefixLength();
+		if (prefixLength < 0) {
+			throw new InvalidConfigurationPropertyValueException("ratelimit.actuator.mask-prefix-length",
+					prefixLength, "It must not be negative.");
+		}
+		return new KeyMasker(properties.getShowKeys(), prefixLength);
 	}
 
 }

@@ -1,0 +1,32 @@
+package dev.ratelimit.actuator;
+
+import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.gateway.Outcome;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RateLimitTotals}.
+ */
+class RateLimitTotalsTests {
+
+	private final RateLimitTotals totals = new RateLimitTotals();
+
+	@Test
+	void countsEachOutcomePerPolicyAcrossTiersAndRoutes() {
+		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.ALLOWED, 1);
+		this.totals.onDecision("orders", "pro", "b", "caffeine", Outcome.ALLOWED, 1);
+		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.REJECTED, 1);
+		this.totals.onDecision("orders", "free", "a", "redis", Outcome.ERROR, 1);
+		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.SHADOW_REJECTED, 1);
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1));
+		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0));
+	}
+
+	@Test
+	void policyThatDecidedNothingHasZeroTotals() {
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(0, 0, 0, 0));
+	}
+
+}
