@@ -1,41 +1,107 @@
 package dev.ratelimit.algorithm;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Fixed window counter: at most {@code limit} units per aligned window.
+ * Fixed window counter: at most {@code limit} units per aligned window. Windows are
+ * aligned on multiples of {@code window} of the clock's timeline, so a client may
+ * spend its limit at the end of one window and again at the start of the next (the
+ * seed's boundary burst).
  */
 public record FixedWindow(long limit, Duration window) implements Limit {
 
+	public FixedWindow {
+		Validation.positive("limit", limit);
+		Validation.positiveDuration("window", window);
+	}
+
 	@Override
 	public Algorithm algorithm() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return Algorithm.FIXED_WINDOW;
 	}
 
 	@Override
 	public long quota() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
-	}
-
-	@Override
-	public Duration window() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return this.limit;
 	}
 
 	@Override
 	public Duration idleTimeout() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return this.window;
 	}
 
 	@Override
 	public LimitState newState(long nowNanos) {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return new State(this.limit, this.window.toNanos(), nowNanos);
 	}
 
 	@Override
 	public Map<String, Object> parameters() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		Map<String, Object> parameters = new LinkedHashMap<>();
+		parameters.put("limit", this.limit);
+		parameters.put("window", this.window);
+		return parameters;
+	}
+
+	private static final class State implements LimitState {
+
+		private final long limit;
+
+		private final long windowNanos;
+
+		private long windowIndex;
+
+		private long count;
+
+		State(long limit, long windowNanos, long nowNanos) {
+			this.limit = limit;
+			this.windowNanos = windowNanos;
+			this.windowIndex = Math.floorDiv(nowNanos, windowNanos);
+		}
+
+		@Override
+		public Decision probe(long nowNanos, long cost) {
+			roll(nowNanos);
+			long untilWindowEnd = untilWindowEnd(nowNanos);
+			if (cost <= this.limit - this.count) {
+				long after = this.count + cost;
+				return new Decision(true, this.limit - after, this.limit, (after > 0) ? untilWindowEnd : 0, 0);
+			}
+			// A cost above the limit never fits; the end of the window is still the
+			// earliest instant anything changes.
+			return new Decision(false, this.limit - this.count, this.limit, (this.count > 0) ? untilWindowEnd : 0,
+					untilWindowEnd);
+		}
+
+		@Override
+		public void commit(long nowNanos, long cost) {
+			roll(nowNanos);
+			this.count += cost;
+		}
+
+		@Override
+		public Map<String, Number> describe(long nowNanos) {
+			roll(nowNanos);
+			return Map.of("count", this.count);
+		}
+
+		private void roll(long nowNanos) {
+			long index = Math.floorDiv(nowNanos, this.windowNanos);
+			// A reading older than the current window (a late caller) counts in the
+			// current window rather than reopening an old one.
+			if (index > this.windowIndex) {
+				this.windowIndex = index;
+				this.count = 0;
+			}
+		}
+
+		private long untilWindowEnd(long nowNanos) {
+			long untilEnd = (this.windowIndex + 1) * this.windowNanos - nowNanos;
+			return Math.min(untilEnd, this.windowNanos);
+		}
+
 	}
 
 }

@@ -1,41 +1,126 @@
 package dev.ratelimit.algorithm;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Leaky bucket as a meter: a queue of {@code capacity} draining continuously at {@code drainRate} per {@code drainPeriod}.
+ * Leaky bucket as a meter: a queue of {@code capacity} draining continuously at
+ * {@code drainRate} per {@code drainPeriod}. A request enters when the queue has room
+ * for its cost. Unlike the seed's pseudocode, fractional drains are kept (the level
+ * is fractional and the drain instant always advances to now), so a slow rate drains
+ * smoothly and the queue never holds more than its capacity.
  */
 public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod) implements Limit {
 
+	public LeakyBucket {
+		Validation.positive("capacity", capacity);
+		Validation.positiveRate("drain-rate", drainRate);
+		Validation.positiveDuration("drain-period", drainPeriod);
+	}
+
 	@Override
 	public Algorithm algorithm() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return Algorithm.LEAKY_BUCKET;
 	}
 
 	@Override
 	public long quota() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return this.capacity;
 	}
 
+	/**
+	 * The time a full queue takes to drain.
+	 */
 	@Override
 	public Duration window() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return Duration.ofNanos(Nanos.ceil(this.capacity / this.drainRate * this.drainPeriod.toNanos()));
 	}
 
 	@Override
 	public Duration idleTimeout() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return window();
 	}
 
 	@Override
 	public LimitState newState(long nowNanos) {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		return new State(this.capacity, this.drainRate, this.drainPeriod.toNanos(), nowNanos);
 	}
 
 	@Override
 	public Map<String, Object> parameters() {
-		throw new UnsupportedOperationException("skeleton: implemented by the algorithms work");
+		Map<String, Object> parameters = new LinkedHashMap<>();
+		parameters.put("capacity", this.capacity);
+		parameters.put("drain-rate", this.drainRate);
+		parameters.put("drain-period", this.drainPeriod);
+		return parameters;
+	}
+
+	private static final class State implements LimitState {
+
+		private final long capacity;
+
+		private final double rate;
+
+		private final double periodNanos;
+
+		private double level;
+
+		private long drainedAt;
+
+		State(long capacity, double rate, long periodNanos, long nowNanos) {
+			this.capacity = capacity;
+			this.rate = rate;
+			this.periodNanos = periodNanos;
+			this.drainedAt = nowNanos;
+		}
+
+		@Override
+		public Decision probe(long nowNanos, long cost) {
+			drain(nowNanos);
+			if (this.level + cost <= this.capacity + Nanos.UNIT_EPSILON) {
+				double after = Math.min(this.capacity, this.level + cost);
+				return new Decision(true, Nanos.wholeUnits(this.capacity - after), this.capacity, untilDrained(after),
+						0);
+			}
+			// A cost above the capacity never fits; report when the queue is empty.
+			double overflow = Math.min(this.level, this.level + cost - this.capacity);
+			return new Decision(false, Nanos.wholeUnits(this.capacity - this.level), this.capacity,
+					untilDrained(this.level), Math.max(1, untilDrained(overflow)));
+		}
+
+		@Override
+		public void commit(long nowNanos, long cost) {
+			drain(nowNanos);
+			this.level = Math.min(this.capacity, this.level + cost);
+		}
+
+		@Override
+		public Map<String, Number> describe(long nowNanos) {
+			drain(nowNanos);
+			return Map.of("level", Nanos.display(this.level));
+		}
+
+		private void drain(long nowNanos) {
+			long elapsed = nowNanos - this.drainedAt;
+			// A late reading neither drains nor moves the drain instant back.
+			if (elapsed <= 0) {
+				return;
+			}
+			this.level = Math.max(0, this.level - elapsed * this.rate / this.periodNanos);
+			this.drainedAt = nowNanos;
+		}
+
+		/**
+		 * Nanoseconds until {@code units} have drained.
+		 */
+		private long untilDrained(double units) {
+			if (units <= Nanos.UNIT_EPSILON) {
+				return 0;
+			}
+			return Nanos.ceil(units * this.periodNanos / this.rate);
+		}
+
 	}
 
 }

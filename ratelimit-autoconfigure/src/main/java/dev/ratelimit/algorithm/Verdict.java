@@ -18,6 +18,37 @@ package dev.ratelimit.algorithm;
 public record Verdict(boolean allowed, int reportedIndex, Decision reported, long retryAfterNanos, boolean fallback) {
 
 	/**
+	 * Combine the decisions of every limit of a tier, in the tier's order. Allowed
+	 * when all allowed; then the limit reported is the one with the least remaining
+	 * relative to its quota. Rejected otherwise; then the limit reported is the
+	 * rejecting one that frees up last, and the retry-after is its: time only brings
+	 * the other limits closer to admitting the request.
+	 * @param decisions one decision per limit, at least one
+	 * @return the verdict, never a fallback
+	 */
+	public static Verdict of(Decision[] decisions) {
+		int reportedIndex = -1;
+		boolean allowed = true;
+		for (int i = 0; i < decisions.length; i++) {
+			if (!decisions[i].allowed()) {
+				if (allowed || decisions[i].retryAfterNanos() > decisions[reportedIndex].retryAfterNanos()) {
+					reportedIndex = i;
+				}
+				allowed = false;
+			}
+			else if (allowed && (reportedIndex < 0 || closerToExhaustion(decisions[i], decisions[reportedIndex]))) {
+				reportedIndex = i;
+			}
+		}
+		Decision reported = decisions[reportedIndex];
+		return new Verdict(allowed, reportedIndex, reported, allowed ? 0 : reported.retryAfterNanos(), false);
+	}
+
+	private static boolean closerToExhaustion(Decision candidate, Decision current) {
+		return (double) candidate.remaining() / candidate.limit() < (double) current.remaining() / current.limit();
+	}
+
+	/**
 	 * Seconds a rejected client should wait, rounded up and at least one.
 	 */
 	public long retryAfterSeconds() {

@@ -1,0 +1,47 @@
+package dev.ratelimit.algorithm;
+
+/**
+ * Arithmetic shared by the continuous algorithms, whose state is a fractional number
+ * of units.
+ */
+final class Nanos {
+
+	/**
+	 * Tolerance on unit counts, a millionth of a unit, so that floating error never
+	 * costs a client a unit: one second at 3 per second gives exactly 3 tokens.
+	 */
+	static final double UNIT_EPSILON = 1e-6;
+
+	/**
+	 * Relative tolerance on computed instants, far above double rounding error (about
+	 * 1e-16) and far below a nanosecond for any duration up to days, so that rounding
+	 * error never pushes a retry-after one nanosecond late.
+	 */
+	private static final double NANOS_EPSILON = 1e-13;
+
+	private Nanos() {
+	}
+
+	/**
+	 * Whole units in {@code units}, never negative.
+	 */
+	static long wholeUnits(double units) {
+		return Math.max(0, (long) Math.floor(units + UNIT_EPSILON));
+	}
+
+	/**
+	 * {@code nanos} rounded up to a whole nanosecond, saturating, never negative.
+	 */
+	static long ceil(double nanos) {
+		double rounded = Math.ceil(nanos - nanos * NANOS_EPSILON);
+		return (rounded > 0) ? (long) rounded : 0;
+	}
+
+	/**
+	 * Rounded to three decimals, for display.
+	 */
+	static double display(double value) {
+		return Math.round(value * 1000.0) / 1000.0;
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.ratelimit.algorithm;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static dev.ratelimit.algorithm.TokenBucketTests.admit;
+import static dev.ratelimit.algorithm.TokenBucketTests.admitted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class SlidingWindowCounterTests {
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private static final long MINUTE = 60 * SECOND;
+
+	private static final long MILLISECOND = 1_000_000L;
+
+	@Test
+	void seedExampleEstimatesSixty() {
+		LimitState state = new SlidingWindowCounter(100, Duration.ofMinutes(1)).newState(0);
+		assertThat(admitted(state, 0, 50)).isEqualTo(50);
+		long fortyPercent = MINUTE + 24 * SECOND;
+		admitted(state, MINUTE, 30);
+		assertThat(state.describe(fortyPercent)).containsEntry("current", 30L)
+			.containsEntry("previous", 50L)
+			.containsEntry("estimate", 60.0);
+		Decision decision = admit(state, fortyPercent, 1);
+		assertThat(decision.allowed()).isTrue();
+		assertThat(decision.remaining()).isEqualTo(39);
+	}
+
+	@Test
+	void admitsUpToTheLimitAndRemainingAgreesWithTheDecision() {
+		LimitState state = new SlidingWindowCounter(10, Duration.ofSeconds(10)).newState(0);
+		admitted(state, 0, 10);
+		// 15s: estimate = 0 + 10 * 0.5 = 5
+		long at = 15 * SECOND;
+		for (int i = 0; i < 5; i++) {
+			Decision decision = admit(state, at, 1);
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.remaining()).isEqualTo(4 - i);
+		}
+		assertThat(state.probe(at, 1).allowed()).isFalse();
+	}
+
+	@Test
+	void retryAfterWithinTheCurrentWindow() {
+		LimitState state = new SlidingWindowCounter(10, Duration.ofSeconds(10)).newState(0);
+		admitted(state, 0, 10);
+		admitted(state, 15 * SECOND, 5);
+		// estimate = 5 + 10 * (10 - e) / 10 must drop to 9: e = 6s, i.e. at 16s.
+		Decision decision = state.probe(15 * SECOND, 1);
+		assertThat(decision.allowed()).isFalse();
+		assertThat(decision.retryAfterNanos()).isEqualTo(SECOND);
+		assertThat(decision.resetNanos()).isEqualTo(15 * SECOND);
+		assertThat(state.probe(16 * SECOND - MILLISECOND, 1).allowed()).isFalse();
+		assertThat(state.probe(16 * SECOND, 1).allowed()).isTrue();
+	}
+
+	@Test
+	void retryAfterInTheNextWindow() {
+		LimitState state = new SlidingWindowCounter(10, Duration.ofSeconds(10)).newState(0);
+		admitted(state, 2 * SECOND, 10);
+		// Next window: estimate = 10 * (10 - e) / 10 must drop to 8: e = 2s, i.e. at 12s.
+		Decision decision = state.probe(5 * SECOND, 2);
+		assertThat(decision.allowed()).isFalse();
+		assertThat(decision.retryAfterNanos()).isEqualTo(7 * SECOND);
+		assertThat(decision.resetNanos()).isEqualTo(15 * SECOND);
+		assertThat(state.probe(12 * SECOND - MILLISECOND, 2).allowed()).isFalse();
+		assertThat(state.probe(12 * SECOND, 2).allowed()).isTrue();
+	}
+
+	@Test
+	void boundaryBurstIsDamped() {
+		LimitState state = new SlidingWindowCounter(100, Duration.ofMinutes(1)).newState(0);
+		assertThat(admitted(state, MINUTE - SECOND / 2, 100)).isEqualTo(100);
+		assertThat(admitted(state, MINUTE + SECOND / 2, 100)).isZero();
+	}
+
+	@Test
+	void subSecondWindow() {
+		LimitState state = new SlidingWindowCounter(4, Duration.ofMillis(500)).newState(0);
+		assertThat(admitted(state, 0, 5)).isEqualTo(4);
+		// 750ms: estimate = 4 * 0.5 = 2
+		assertThat(admitted(state, 750_000_000L, 5)).isEqualTo(2);
+		assertThat(state.probe(2 * SECOND, 0).remaining()).isEqualTo(4);
+	}
+
+	@Test
+	void idleTimeoutIsTwoWindows() {
+		SlidingWindowCounter limit = new SlidingWindowCounter(5, Duration.ofSeconds(3));
+		assertThat(limit.idleTimeout()).isEqualTo(Duration.ofSeconds(6));
+		assertThat(limit.window()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(limit.parameters()).hasToString("{limit=5, window=PT3S}");
+	}
+
+	@Test
+	void invalidParametersAreNamed() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new SlidingWindowCounter(-3, Duration.ofSeconds(1)))
+			.withMessage("limit must be positive but was -3");
+		assertThatIllegalArgumentException().isThrownBy(() -> new SlidingWindowCounter(1, null))
+			.withMessage("window must be set");
+	}
+
+}

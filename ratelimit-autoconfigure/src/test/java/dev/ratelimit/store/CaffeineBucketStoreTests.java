@@ -1,0 +1,230 @@
+package dev.ratelimit.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class CaffeineBucketStoreTests {
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private final AtomicLong time = new AtomicLong(5 * SECOND);
+
+	private final Tier anonymous = new Tier("anonymous", List.of(new FixedWindow(2, Duration.ofSeconds(10))));
+
+	private final Tier pro = new Tier("pro",
+			List.of(new TokenBucket(5, 1, Duration.ofSeconds(1)), new SlidingWindowCounter(100, Duration.ofMinutes(1))));
+
+	private final RateLimitPolicy orders = policy("orders");
+
+	private final CaffeineBucketStore store = new CaffeineBucketStore(this.time::get, 1000, Runnable::run);
+
+	@Test
+	void nameIsCaffeine() {
+		assertThat(this.store.name()).isEqualTo("caffeine");
+	}
+
+	@Test
+	void judgesEachBucketSeparately() {
+		BucketId alice = new BucketId("orders", "anonymous", "alice");
+		BucketId bob = new BucketId("orders", "anonymous", "bob");
+		assertThat(acquire(alice, this.anonymous).allowed()).isTrue();
+		assertThat(acquire(alice, this.anonymous).allowed()).isTrue();
+		Verdict rejected = acquire(alice, this.anonymous);
+		assertThat(rejected.allowed()).isFalse();
+		assertThat(rejected.retryAfterNanos()).isEqualTo(5 * SECOND);
+		assertThat(acquire(bob, this.anonymous).allowed()).isTrue();
+	}
+
+	static List<Limit> limitsOfOneHundred() {
+		Duration hour = Duration.ofHours(1);
+		return List.of(new FixedWindow(100, hour), new SlidingWindowLog(100, hour), new SlidingWindowCounter(100, hour),
+				new TokenBucket(100, 1, hour), new LeakyBucket(100, 1, hour));
+	}
+
+	@ParameterizedTest
+	@MethodSource("limitsOfOneHundred")
+	void manyThreadsOnOneKeyAdmitExactlyTheLimit(Limit limit) throws Exception {
+		CaffeineBucketStore store = new CaffeineBucketStore(() -> 42, 1000);
+		Tier tier = new Tier("anonymous", List.of(limit));
+		BucketId id = new BucketId("orders", "anonymous", "hot");
+		int threads = 16;
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Integer>> admitted = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				admitted.add(executor.submit(() -> {
+					start.await();
+					int count = 0;
+					for (int i = 0; i < 50; i++) {
+						if (store.acquire(id, tier, 1).block().allowed()) {
+							count++;
+						}
+					}
+					return count;
+				}));
+			}
+			start.countDown();
+			int total = 0;
+			for (Future<Integer> future : admitted) {
+				total += future.get(1, TimeUnit.MINUTES);
+			}
+			assertThat(total).isEqualTo(100);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void idleBucketExpiresAfterItsTiersIdleTimeout() {
+		BucketId id = new BucketId("orders", "pro", "alice");
+		acquire(id, this.pro);
+		acquire(id, this.pro);
+		// pro's longest idle timeout is the sliding window counter's two minutes
+		this.time.addAndGet(2 * 60 * SECOND - 1);
+		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).hasSize(1);
+		assertThat(this.store.bucketCount(this.orders).block()).isEqualTo(1);
+		this.time.addAndGet(1);
+		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).isEmpty();
+		assertThat(this.store.buckets(this.orders).collectList().block()).isEmpty();
+		// Caffeine's timer wheel sweeps expired entries in ticks of about a second.
+		this.time.addAndGet(2 * SECOND);
+		assertThat(this.store.bucketCount(this.orders).block()).isZero();
+		acquire(id, this.pro);
+		assertThat(this.store.bucket(this.orders, "alice").blockFirst().requests()).isEqualTo(1);
+	}
+
+	@Test
+	void judgingKeepsABucketAlive() {
+		BucketId id = new BucketId("orders", "anonymous", "alice");
+		for (int i = 0; i < 5; i++) {
+			acquire(id, this.anonymous);
+			this.time.addAndGet(9 * SECOND);
+		}
+		assertThat(this.store.bucket(this.orders, "alice").blockFirst().requests()).isEqualTo(5);
+	}
+
+	@Test
+	void holdsAtMostMaximumKeys() {
+		CaffeineBucketStore store = new CaffeineBucketStore(this.time::get, 50, Runnable::run);
+		for (int i = 0; i < 500; i++) {
+			store.acquire(new BucketId("orders", "anonymous", "client-" + i), this.anonymous, 1).block();
+		}
+		long count = store.bucketCount(this.orders).block();
+		assertThat(count).isLessThanOrEqualTo(50);
+		assertThat(store.buckets(this.orders).count().block()).isEqualTo(count);
+		assertThat(store.health().details()).containsEntry("buckets", count).containsEntry("maximumKeys", 50L);
+	}
+
+	@Test
+	void resetForgetsEveryTierOfTheKey() {
+		acquire(new BucketId("orders", "anonymous", "alice"), this.anonymous);
+		acquire(new BucketId("orders", "anonymous", "alice"), this.anonymous);
+		acquire(new BucketId("orders", "pro", "alice"), this.pro);
+		acquire(new BucketId("orders", "anonymous", "bob"), this.anonymous);
+		assertThat(this.store.reset(this.orders, "alice").block()).isTrue();
+		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).isEmpty();
+		assertThat(this.store.bucketCount(this.orders).block()).isEqualTo(1);
+		assertThat(acquire(new BucketId("orders", "anonymous", "alice"), this.anonymous).reported().remaining())
+			.isEqualTo(1);
+		assertThat(this.store.reset(this.orders, "nobody").block()).isFalse();
+	}
+
+	@Test
+	void readSideShowsEachLimitOfABucket() {
+		BucketId id = new BucketId("orders", "pro", "alice");
+		acquire(id, this.pro);
+		acquire(id, this.pro);
+		acquire(id, this.pro);
+		this.time.addAndGet(SECOND / 2);
+		BucketSnapshot snapshot = this.store.bucket(this.orders, "alice").blockFirst();
+		assertThat(snapshot.id()).isEqualTo(id);
+		assertThat(snapshot.requests()).isEqualTo(3);
+		assertThat(snapshot.limits()).hasSize(2);
+		LimitSnapshot tokens = snapshot.limits().get(0);
+		assertThat(tokens.algorithm()).isEqualTo("token-bucket");
+		assertThat(tokens.limit()).isEqualTo(5);
+		assertThat(tokens.remaining()).isEqualTo(2);
+		assertThat(tokens.resetSeconds()).isEqualTo(3);
+		assertThat(tokens.state()).isEqualTo(Map.of("tokens", 2.5));
+		LimitSnapshot counter = snapshot.limits().get(1);
+		assertThat(counter.algorithm()).isEqualTo("sliding-window-counter");
+		assertThat(counter.remaining()).isEqualTo(97);
+		assertThat(counter.state()).containsEntry("current", 3L).containsEntry("previous", 0L);
+	}
+
+	@Test
+	void listingWalksOnlyThePolicysBuckets() {
+		acquire(new BucketId("orders", "anonymous", "alice"), this.anonymous);
+		acquire(new BucketId("orders", "pro", "bob"), this.pro);
+		acquire(new BucketId("search", "anonymous", "carol"), this.anonymous);
+		assertThat(this.store.buckets(this.orders).map((snapshot) -> snapshot.id().key()).collectList().block())
+			.containsExactlyInAnyOrder("alice", "bob");
+		assertThat(this.store.bucketCount(this.orders).block()).isEqualTo(2);
+		assertThat(this.store.bucketCount(policy("search")).block()).isEqualTo(1);
+		assertThat(this.store.bucketCount(policy("unused")).block()).isZero();
+	}
+
+	@Test
+	void lookingAtABucketDoesNotKeepItAlive() {
+		BucketId id = new BucketId("orders", "anonymous", "alice");
+		acquire(id, this.anonymous);
+		this.time.addAndGet(9 * SECOND);
+		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).hasSize(1);
+		this.time.addAndGet(SECOND);
+		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).isEmpty();
+	}
+
+	@Test
+	void healthIsUpWithItsSize() {
+		acquire(new BucketId("orders", "anonymous", "alice"), this.anonymous);
+		StoreHealth health = this.store.health();
+		assertThat(health.up()).isTrue();
+		assertThat(health.details()).containsEntry("store", "caffeine")
+			.containsEntry("buckets", 1L)
+			.containsEntry("maximumKeys", 1000L);
+	}
+
+	@Test
+	void maximumKeysMustBePositive() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new CaffeineBucketStore(this.time::get, 0))
+			.withMessage("maximum-keys must be positive but was 0");
+	}
+
+	private Verdict acquire(BucketId id, Tier tier) {
+		return this.store.acquire(id, tier, 1).block();
+	}
+
+	private RateLimitPolicy policy(String id) {
+		return new RateLimitPolicy(id, new KeySource.ClientIp(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", this.anonymous, "pro", this.pro), this.anonymous);
+	}
+
+}
