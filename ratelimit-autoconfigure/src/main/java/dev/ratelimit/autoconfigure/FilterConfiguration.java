@@ -1,0 +1,43 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStore;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerCodecConfigurer;
+
+/**
+ * The {@code RateLimit} gateway filter and the start-up check of the routes that use
+ * it.
+ */
+@Configuration(proxyBeanMethods = false)
+class FilterConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
+			ObjectProvider<BucketStore> stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
+			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
+		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
+				listeners.orderedStream().toList(), beanFactory,
+				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
+				properties.getApiKeyHeader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+			ObjectProvider<GatewayProperties> gatewayProperties) {
+		return new RateLimitRouteValidator(policies, stores.orderedStream().toList(),
+				gatewayProperties.getIfAvailable());
+	}
+
+}

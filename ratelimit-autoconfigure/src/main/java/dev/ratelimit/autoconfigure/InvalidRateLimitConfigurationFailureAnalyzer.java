@@ -1,0 +1,28 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Turns an invalid rate limit configuration into a start-up report that lists every
+ * problem, instead of a stack trace.
+ */
+class InvalidRateLimitConfigurationFailureAnalyzer
+		extends AbstractFailureAnalyzer<InvalidRateLimitConfigurationException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidRateLimitConfigurationException cause) {
+		StringBuilder description = new StringBuilder("The rate limit configuration is invalid:")
+			.append(System.lineSeparator());
+		for (ConfigurationProblem problem : cause.getProblems()) {
+			description.append(System.lineSeparator()).append("    ").append(problem.describe());
+		}
+		String action = "Correct the properties listed above in your application's configuration. "
+				+ "Every ratelimit.* key, its default and its meaning are in the README's configuration reference.";
+		return new FailureAnalysis(description.toString(), action, cause);
+	}
+
+}

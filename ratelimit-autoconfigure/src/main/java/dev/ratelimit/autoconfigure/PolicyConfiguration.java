@@ -1,0 +1,34 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.Set;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicyFactory;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The clock and the policies, validated once at start-up.
+ */
+@Configuration(proxyBeanMethods = false)
+class PolicyConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	MonotonicClock rateLimitClock() {
+		return MonotonicClock.SYSTEM;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ListableBeanFactory beanFactory) {
+		Set<String> keyResolvers = Set.of(beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
+		return new RateLimitPolicyFactory(keyResolvers).create(properties);
+	}
+
+}

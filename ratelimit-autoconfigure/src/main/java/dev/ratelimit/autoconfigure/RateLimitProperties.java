@@ -1,0 +1,356 @@
+package dev.ratelimit.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.gateway.HeaderStyle;
+import dev.ratelimit.store.StoreType;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Name;
+
+/**
+ * Configuration of rate limiting: plan tiers, per-route policies and where bucket
+ * state lives. Bound once at start-up and turned into validated
+ * {@link dev.ratelimit.policy.RateLimitPolicies}.
+ */
+@ConfigurationProperties("ratelimit")
+public class RateLimitProperties {
+
+	/**
+	 * Whether rate limiting is enabled. When false, the RateLimit filter lets every
+	 * request through untouched.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Name of the request header that carries the client's API key.
+	 */
+	private String apiKeyHeader = "X-API-Key";
+
+	/**
+	 * Style of the rate limit headers written on every response of a limited route.
+	 */
+	private HeaderStyle headers = HeaderStyle.DRAFT_06;
+
+	/**
+	 * Store that holds bucket state for policies that do not choose their own.
+	 */
+	private StoreType store = StoreType.CAFFEINE;
+
+	/**
+	 * Plan tiers and the API keys that belong to them.
+	 */
+	private final Tiers tiers = new Tiers();
+
+	/**
+	 * Rate limit policies by id; routes name a policy in their RateLimit filter.
+	 */
+	private Map<String, Policy> policies = new LinkedHashMap<>();
+
+	/**
+	 * In-memory (Caffeine) store settings.
+	 */
+	private final Caffeine caffeine = new Caffeine();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getApiKeyHeader() {
+		return this.apiKeyHeader;
+	}
+
+	public void setApiKeyHeader(String apiKeyHeader) {
+		this.apiKeyHeader = apiKeyHeader;
+	}
+
+	public HeaderStyle getHeaders() {
+		return this.headers;
+	}
+
+	public void setHeaders(HeaderStyle headers) {
+		this.headers = headers;
+	}
+
+	public StoreType getStore() {
+		return this.store;
+	}
+
+	public void setStore(StoreType store) {
+		this.store = store;
+	}
+
+	public Tiers getTiers() {
+		return this.tiers;
+	}
+
+	public Map<String, Policy> getPolicies() {
+		return this.policies;
+	}
+
+	public void setPolicies(Map<String, Policy> policies) {
+		this.policies = policies;
+	}
+
+	public Caffeine getCaffeine() {
+		return this.caffeine;
+	}
+
+	/**
+	 * Plan tiers and the API keys that belong to them.
+	 */
+	public static class Tiers {
+
+		/**
+		 * Tier of a request with no API key or an unknown one. Every policy must list
+		 * this tier.
+		 */
+		@Name("default")
+		private String defaultTier = "anonymous";
+
+		/**
+		 * Tier of each known API key, keyed by the API key.
+		 */
+		private Map<String, String> apiKeys = new LinkedHashMap<>();
+
+		public String getDefaultTier() {
+			return this.defaultTier;
+		}
+
+		public void setDefaultTier(String defaultTier) {
+			this.defaultTier = defaultTier;
+		}
+
+		public Map<String, String> getApiKeys() {
+			return this.apiKeys;
+		}
+
+		public void setApiKeys(Map<String, String> apiKeys) {
+			this.apiKeys = apiKeys;
+		}
+
+	}
+
+	/**
+	 * One policy: whose quota a request counts against and the limits of each tier.
+	 */
+	public static class Policy {
+
+		/**
+		 * Whose quota a request counts against: 'api-key' (client IP when the request
+		 * has no known key), 'ip', 'principal', 'route', 'header:<Name>' or
+		 * '#{@beanName}' (a Spring Cloud Gateway KeyResolver bean).
+		 */
+		private String key = "api-key";
+
+		/**
+		 * Whether requests over the limit are counted and reported in headers but let
+		 * through, to try a policy before enforcing it.
+		 */
+		private boolean shadow;
+
+		/**
+		 * Units one request consumes from every limit of its tier.
+		 */
+		private long cost = 1;
+
+		/**
+		 * Store that holds this policy's buckets, overriding 'ratelimit.store'.
+		 */
+		private StoreType store;
+
+		/**
+		 * Limits of each tier, keyed by tier name; a request must pass every limit of
+		 * its tier. Must include the default tier.
+		 */
+		private Map<String, List<LimitSpec>> tiers = new LinkedHashMap<>();
+
+		public String getKey() {
+			return this.key;
+		}
+
+		public void setKey(String key) {
+			this.key = key;
+		}
+
+		public boolean isShadow() {
+			return this.shadow;
+		}
+
+		public void setShadow(boolean shadow) {
+			this.shadow = shadow;
+		}
+
+		public long getCost() {
+			return this.cost;
+		}
+
+		public void setCost(long cost) {
+			this.cost = cost;
+		}
+
+		public StoreType getStore() {
+			return this.store;
+		}
+
+		public void setStore(StoreType store) {
+			this.store = store;
+		}
+
+		public Map<String, List<LimitSpec>> getTiers() {
+			return this.tiers;
+		}
+
+		public void setTiers(Map<String, List<LimitSpec>> tiers) {
+			this.tiers = tiers;
+		}
+
+	}
+
+	/**
+	 * One limit of a tier: an algorithm and the parameters it takes.
+	 */
+	public static class LimitSpec {
+
+		/**
+		 * Algorithm: 'fixed-window', 'sliding-window-log', 'sliding-window-counter'
+		 * (these take limit and window), 'token-bucket' (capacity, refill-rate,
+		 * refill-period) or 'leaky-bucket' (capacity, drain-rate, drain-period).
+		 */
+		private String algorithm;
+
+		/**
+		 * Units allowed per window, for the window algorithms.
+		 */
+		private Long limit;
+
+		/**
+		 * Length of the window, for the window algorithms.
+		 */
+		private Duration window;
+
+		/**
+		 * Size of the bucket: the largest burst of a token bucket, the queue size of a
+		 * leaky bucket.
+		 */
+		private Long capacity;
+
+		/**
+		 * Tokens added per refill-period, for a token bucket; may be fractional.
+		 * Refill is continuous.
+		 */
+		private Double refillRate;
+
+		/**
+		 * Period over which refill-rate tokens are added, for a token bucket. Defaults
+		 * to 1s.
+		 */
+		private Duration refillPeriod;
+
+		/**
+		 * Units drained per drain-period, for a leaky bucket; may be fractional. Drain
+		 * is continuous.
+		 */
+		private Double drainRate;
+
+		/**
+		 * Period over which drain-rate units drain, for a leaky bucket. Defaults to 1s.
+		 */
+		private Duration drainPeriod;
+
+		public String getAlgorithm() {
+			return this.algorithm;
+		}
+
+		public void setAlgorithm(String algorithm) {
+			this.algorithm = algorithm;
+		}
+
+		public Long getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(Long limit) {
+			this.limit = limit;
+		}
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+		public Long getCapacity() {
+			return this.capacity;
+		}
+
+		public void setCapacity(Long capacity) {
+			this.capacity = capacity;
+		}
+
+		public Double getRefillRate() {
+			return this.refillRate;
+		}
+
+		public void setRefillRate(Double refillRate) {
+			this.refillRate = refillRate;
+		}
+
+		public Duration getRefillPeriod() {
+			return this.refillPeriod;
+		}
+
+		public void setRefillPeriod(Duration refillPeriod) {
+			this.refillPeriod = refillPeriod;
+		}
+
+		public Double getDrainRate() {
+			return this.drainRate;
+		}
+
+		public void setDrainRate(Double drainRate) {
+			this.drainRate = drainRate;
+		}
+
+		public Duration getDrainPeriod() {
+			return this.drainPeriod;
+		}
+
+		public void setDrainPeriod(Duration drainPeriod) {
+			this.drainPeriod = drainPeriod;
+		}
+
+	}
+
+	/**
+	 * In-memory (Caffeine) store settings.
+	 */
+	public static class Caffeine {
+
+		/**
+		 * Maximum number of buckets held in memory; the least recently used are evicted
+		 * beyond it.
+		 */
+		private long maximumKeys = 1_000_000;
+
+		public long getMaximumKeys() {
+			return this.maximumKeys;
+		}
+
+		public void setMaximumKeys(long maximumKeys) {
+			this.maximumKeys = maximumKeys;
+		}
+
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.ratelimit.gateway;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import dev.ratelimit.policy.KeySource;
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * Resolves whose quota a request counts against, as chosen once per route from the
+ * policy's {@link KeySource}. A source that yields nothing (no principal, an empty
+ * header) falls back to the client IP, so no request escapes limiting.
+ */
+@FunctionalInterface
+interface ClientKeyResolver {
+
+	/**
+	 * Keys longer than this are replaced by their digest, so a hostile header cannot
+	 * make a store hold huge keys.
+	 */
+	int MAX_KEY_LENGTH = 256;
+
+	/**
+	 * Resolve the key of a request.
+	 * @param exchange the request
+	 * @param knownApiKey the request's API key when it is a configured one, otherwise
+	 * {@code null}
+	 */
+	Mono<String> resolve(ServerWebExchange exchange, String knownApiKey);
+
+	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory) {
+		if (source instanceof KeySource.ApiKey) {
+			return (exchange, knownApiKey) -> Mono
+				.just((knownApiKey != null) ? bounded(knownApiKey) : clientIp(exchange));
+		}
+		if (source instanceof KeySource.ClientIp) {
+			return (exchange, knownApiKey) -> Mono.just(clientIp(exchange));
+		}
+		if (source instanceof KeySource.Route) {
+			Mono<String> route = Mono.just(bounded(routeId));
+			return (exchange, knownApiKey) -> route;
+		}
+		if (source instanceof KeySource.Header header) {
+			String headerName = header.headerName();
+			return (exchange, knownApiKey) -> {
+				String value = exchange.getRequest().getHeaders().getFirst(headerName);
+				return Mono.just((value != null && !value.isEmpty()) ? bounded(value) : clientIp(exchange));
+			};
+		}
+		if (source instanceof KeySource.Principal) {
+			return (exchange, knownApiKey) -> exchange.getPrincipal()
+				.map(java.security.Principal::getName)
+				.filter((name) -> !name.isEmpty())
+				.map(ClientKeyResolver::bounded)
+				.defaultIfEmpty(clientIp(exchange));
+		}
+		if (source instanceof KeySource.Bean bean) {
+			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
+			// Deferred so that a resolver throwing instead of signalling an error is
+			// handled like a failing store, never as a 5xx.
+			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
+				.filter((key) -> !key.isEmpty())
+				.map(ClientKeyResolver::bounded)
+				.switchIfEmpty(Mono.fromSupplier(() -> clientIp(exchange)));
+		}
+		throw new IllegalArgumentException("unhandled key source " + source);
+	}
+
+	/**
+	 * The client IP from the connection's remote address; {@code unknown} when the
+	 * server does not know it.
+	 */
+	static String clientIp(ServerWebExchange exchange) {
+		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
+		if (remote == null) {
+			return "unknown";
+		}
+		InetAddress address = remote.getAddress();
+		return (address != null) ? address.getHostAddress() : remote.getHostString();
+	}
+
+	/**
+	 * The key itself, or {@code sha256:<hex digest>} when it is longer than
+	 * {@link #MAX_KEY_LENGTH}.
+	 */
+	static String bounded(String key) {
+		if (key.length() <= MAX_KEY_LENGTH) {
+			return key;
+		}
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+			return "sha256:" + HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		}
+	}
+
+}

@@ -1,0 +1,153 @@
+package dev.ratelimit.gateway;
+
+import java.util.Map;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketStore;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.web.server.ServerWebExchange;
+
+import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
+
+/**
+ * The RateLimit filter of one route: everything that does not depend on the request
+ * was resolved when the route was built.
+ */
+final class RateLimitGatewayFilter implements GatewayFilter {
+
+	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RateLimitGatewayFilter.class));
+
+	private static final ThrottledLog listenerFailures = new ThrottledLog(
+			LogFactory.getLog(RateLimitGatewayFilter.class));
+
+	/**
+	 * Stands for a store that failed or answered nothing: let the request through,
+	 * report no quota.
+	 */
+	private static final Verdict STORE_FAILED = new Verdict(true, -1, null, 0, true);
+
+	private final String policyId;
+
+	private final String routeId;
+
+	private final boolean shadow;
+
+	private final long cost;
+
+	private final BucketStore store;
+
+	private final String apiKeyHeader;
+
+	private final Map<String, TierPlan> plansByApiKey;
+
+	private final TierPlan defaultPlan;
+
+	private final ClientKeyResolver keyResolver;
+
+	private final RateLimitListener[] listeners;
+
+	private final RateLimitProblemWriter problemWriter;
+
+	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, TierPlan> plansByApiKey,
+			TierPlan defaultPlan, ClientKeyResolver keyResolver, RateLimitListener[] listeners,
+			RateLimitProblemWriter problemWriter) {
+		this.policyId = route.policyId();
+		this.routeId = route.routeId();
+		this.shadow = route.shadow();
+		this.cost = route.cost();
+		this.apiKeyHeader = route.apiKeyHeader();
+		this.store = store;
+		this.plansByApiKey = plansByApiKey;
+		this.defaultPlan = defaultPlan;
+		this.keyResolver = keyResolver;
+		this.listeners = listeners;
+		this.problemWriter = problemWriter;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		String apiKey = exchange.getRequest().getHeaders().getFirst(this.apiKeyHeader);
+		TierPlan knownPlan = (apiKey != null) ? this.plansByApiKey.get(apiKey) : null;
+		TierPlan plan = (knownPlan != null) ? knownPlan : this.defaultPlan;
+		String knownApiKey = (knownPlan != null) ? apiKey : null;
+		long start = MonotonicClock.SYSTEM.nanoTime();
+		return this.keyResolver.resolve(exchange, knownApiKey)
+			.flatMap((key) -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),
+					this.cost))
+			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
+			.onErrorResume((error) -> Mono.just(storeFailed(error)))
+			.flatMap((verdict) -> enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start));
+	}
+
+	private Verdict storeFailed(Throwable error) {
+		storeFailures.warn("Rate limit store '" + this.store.name() + "' failed for policy '" + this.policyId
+				+ "' on route '" + this.routeId + "'; letting the request through", error);
+		return STORE_FAILED;
+	}
+
+	private Mono<Void> enforce(ServerWebExchange exchange, GatewayFilterChain chain, TierPlan plan, Verdict verdict,
+			long decisionNanos) {
+		boolean reject = !verdict.allowed() && !this.shadow;
+		notifyListeners(plan.tier(), outcome(verdict), decisionNanos);
+		if (verdict.reported() != null) {
+			plan.headers().write(exchange.getResponse().getHeaders(), verdict.reportedIndex(), verdict.reported());
+		}
+		if (reject) {
+			int described = Math.max(verdict.reportedIndex(), 0);
+			return this.problemWriter.reject(exchange, plan.limits()[described].detail(),
+					verdict.retryAfterSeconds());
+		}
+		return chain.filter(exchange);
+	}
+
+	private Outcome outcome(Verdict verdict) {
+		if (verdict.fallback()) {
+			return Outcome.ERROR;
+		}
+		if (verdict.allowed()) {
+			return Outcome.ALLOWED;
+		}
+		return this.shadow ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
+	}
+
+	private void notifyListeners(Tier tier, Outcome outcome, long decisionNanos) {
+		for (RateLimitListener listener : this.listeners) {
+			try {
+				listener.onDecision(this.policyId, tier.name(), this.routeId, this.store.name(), outcome,
+						decisionNanos);
+			}
+			catch (RuntimeException ex) {
+				listenerFailures.warn("Rate limit listener " + listener + " failed", ex);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return filterToStringCreator(this).append("policy", this.policyId)
+			.append("store", this.store.name())
+			.append("shadow", this.shadow)
+			.toString();
+	}
+
+	/**
+	 * What a route's filter knows of its policy.
+	 */
+	record RouteSettings(String policyId, String routeId, boolean shadow, long cost, String apiKeyHeader) {
+	}
+
+	/**
+	 * A tier as a route serves it: its limits, their descriptions and its header
+	 * writer.
+	 */
+	record TierPlan(Tier tier, LimitDescription[] limits, RateLimitHeaders headers) {
+	}
+
+}

@@ -1,0 +1,95 @@
+package dev.ratelimit.gateway;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.BucketStore;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.filter.FilterDefinition;
+import org.springframework.cloud.gateway.route.RouteDefinition;
+
+/**
+ * Checks at start-up what the gateway would otherwise only discover when it builds its
+ * routes, lazily and perhaps only logging: that every policy's store is available and
+ * that every {@code RateLimit} filter in the configured routes and default filters
+ * names a defined policy.
+ */
+public class RateLimitRouteValidator implements InitializingBean {
+
+	private static final String ROUTES = GatewayProperties.PREFIX + ".routes";
+
+	private static final String DEFAULT_FILTERS = GatewayProperties.PREFIX + ".default-filters";
+
+	private final RateLimitPolicies policies;
+
+	private final List<BucketStore> stores;
+
+	private final GatewayProperties gatewayProperties;
+
+	/**
+	 * @param policies the validated policies
+	 * @param stores every available store
+	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
+	 * there are none
+	 */
+	public RateLimitRouteValidator(RateLimitPolicies policies, List<BucketStore> stores,
+			GatewayProperties gatewayProperties) {
+		this.policies = policies;
+		this.stores = List.copyOf(stores);
+		this.gatewayProperties = gatewayProperties;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		List<ConfigurationProblem> problems = problems();
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+	}
+
+	List<ConfigurationProblem> problems() {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		List<String> available = new ArrayList<>();
+		for (BucketStore store : this.stores) {
+			available.add(store.name());
+		}
+		for (RateLimitPolicy policy : this.policies.byId().values()) {
+			if (!available.contains(policy.store().storeName())) {
+				problems.add(RateLimitGatewayFilterFactory.missingStore(policy, available));
+			}
+		}
+		if (this.gatewayProperties != null) {
+			checkFilters(DEFAULT_FILTERS, this.gatewayProperties.getDefaultFilters(), problems);
+			List<RouteDefinition> routes = this.gatewayProperties.getRoutes();
+			for (int i = 0; i < routes.size(); i++) {
+				checkFilters(ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+			}
+		}
+		return problems;
+	}
+
+	private void checkFilters(String path, List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
+		for (int i = 0; i < filters.size(); i++) {
+			FilterDefinition filter = filters.get(i);
+			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {
+				continue;
+			}
+			String policyId = RateLimitGatewayFilterFactory.policyId(filter);
+			if (policyId == null || this.policies.policy(policyId) == null) {
+				problems.add(new ConfigurationProblem(path + "[" + i + "]", display(filter, policyId),
+						RateLimitGatewayFilterFactory.unknownPolicyRule(this.policies)));
+			}
+		}
+	}
+
+	private static String display(FilterDefinition filter, String policyId) {
+		return filter.getName() + "=" + ((policyId != null) ? policyId : "");
+	}
+
+}

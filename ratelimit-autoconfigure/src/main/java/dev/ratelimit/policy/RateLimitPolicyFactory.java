@@ -1,0 +1,380 @@
+package dev.ratelimit.policy;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.autoconfigure.RateLimitProperties;
+import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
+import dev.ratelimit.store.StoreType;
+
+/**
+ * Turns {@link RateLimitProperties} into validated, immutable
+ * {@link RateLimitPolicies}, once at start-up. Every problem is collected so that one
+ * failed start lists them all.
+ */
+public final class RateLimitPolicyFactory {
+
+	private static final String PREFIX = "ratelimit";
+
+	private static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+
+	private static final Pattern BEAN_KEY = Pattern.compile("#\\{@([A-Za-z_$][A-Za-z0-9_$.\\-]*)}");
+
+	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
+
+	private static final String POSITIVE = "must be a positive number";
+
+	private static final String POSITIVE_DURATION = "must be a positive duration (for example 500ms, 1s, 1m, 1d)";
+
+	private final Set<String> keyResolverBeanNames;
+
+	/**
+	 * @param keyResolverBeanNames names of the Spring Cloud Gateway {@code KeyResolver}
+	 * beans a policy's {@code key: "#{@beanName}"} may name
+	 */
+	public RateLimitPolicyFactory(Set<String> keyResolverBeanNames) {
+		this.keyResolverBeanNames = Set.copyOf(keyResolverBeanNames);
+	}
+
+	/**
+	 * Validate the properties and build the policies.
+	 * @throws InvalidRateLimitConfigurationException listing every problem found
+	 */
+	public RateLimitPolicies create(RateLimitProperties properties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		validateGlobals(properties, problems);
+		String defaultTier = properties.getTiers().getDefaultTier();
+		Map<String, RateLimitPolicy> policies = new LinkedHashMap<>();
+		properties.getPolicies().forEach((id, policy) -> {
+			RateLimitPolicy built = policy(id, policy, properties, problems);
+			if (built != null) {
+				policies.put(id, built);
+			}
+		});
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys());
+	}
+
+	private void validateGlobals(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+		String header = properties.getApiKeyHeader();
+		if (header == null || !HEADER_NAME.matcher(header).matches()) {
+			problems.add(new ConfigurationProblem(PREFIX + ".api-key-header", quoted(header),
+					"must be an HTTP header name"));
+		}
+		if (properties.getHeaders() == null) {
+			problems.add(new ConfigurationProblem(PREFIX + ".headers", null,
+					"must be draft-06, draft-11, x-ratelimit or none"));
+		}
+		if (properties.getStore() == null) {
+			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be caffeine, redis or hybrid"));
+		}
+		String defaultTier = properties.getTiers().getDefaultTier();
+		if (defaultTier == null || defaultTier.isBlank()) {
+			problems.add(new ConfigurationProblem(PREFIX + ".tiers.default", quoted(defaultTier),
+					"must name the tier of requests without a known API key"));
+		}
+		properties.getTiers().getApiKeys().forEach((apiKey, tier) -> {
+			if (tier == null || tier.isBlank()) {
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.api-keys[" + masked(apiKey) + "]",
+						quoted(tier), "must name a tier"));
+			}
+		});
+		if (properties.getCaffeine().getMaximumKeys() <= 0) {
+			problems.add(new ConfigurationProblem(PREFIX + ".caffeine.maximum-keys",
+					properties.getCaffeine().getMaximumKeys(), POSITIVE));
+		}
+	}
+
+	private RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,
+			List<ConfigurationProblem> problems) {
+		String path = PREFIX + ".policies." + id;
+		int problemsBefore = problems.size();
+		KeySource key = keySource(path + ".key", policy.getKey(), problems);
+		if (policy.getCost() <= 0) {
+			problems.add(new ConfigurationProblem(path + ".cost", policy.getCost(), POSITIVE));
+		}
+		StoreType store = (policy.getStore() != null) ? policy.getStore() : properties.getStore();
+		Map<String, Tier> tiers = new LinkedHashMap<>();
+		policy.getTiers().forEach((tierName, specs) -> {
+			Tier tier = tier(path + ".tiers." + tierName, tierName, specs, policy.getCost(), problems);
+			if (tier != null) {
+				tiers.put(tierName, tier);
+			}
+		});
+		String defaultTierName = properties.getTiers().getDefaultTier();
+		if (defaultTierName != null && !defaultTierName.isBlank()
+				&& !policy.getTiers().containsKey(defaultTierName)) {
+			problems.add(new ConfigurationProblem(path + ".tiers", policy.getTiers().keySet(),
+					"must include the default tier '" + defaultTierName + "' (" + PREFIX + ".tiers.default)"));
+		}
+		if (problems.size() > problemsBefore) {
+			return null;
+		}
+		return new RateLimitPolicy(id, key, policy.isShadow(), policy.getCost(), store, tiers,
+				tiers.get(defaultTierName));
+	}
+
+	private KeySource keySource(String path, String key, List<ConfigurationProblem> problems) {
+		if (key == null || key.isBlank()) {
+			problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
+			return null;
+		}
+		switch (key) {
+			case "api-key":
+				return new KeySource.ApiKey();
+			case "ip":
+				return new KeySource.ClientIp();
+			case "principal":
+				return new KeySource.Principal();
+			case "route":
+				return new KeySource.Route();
+			default:
+				break;
+		}
+		if (key.startsWith("header:")) {
+			String headerName = key.substring("header:".length()).trim();
+			if (!HEADER_NAME.matcher(headerName).matches()) {
+				problems.add(new ConfigurationProblem(path, quoted(key),
+						"must name an HTTP header after 'header:', for example header:X-Tenant"));
+				return null;
+			}
+			return new KeySource.Header(headerName);
+		}
+		Matcher bean = BEAN_KEY.matcher(key);
+		if (bean.matches()) {
+			String beanName = bean.group(1);
+			if (!this.keyResolverBeanNames.contains(beanName)) {
+				problems.add(new ConfigurationProblem(path, quoted(key),
+						"must name a KeyResolver bean (KeyResolver beans: "
+								+ (this.keyResolverBeanNames.isEmpty() ? "none" : this.keyResolverBeanNames)
+								+ ")"));
+				return null;
+			}
+			return new KeySource.Bean(beanName);
+		}
+		problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
+		return null;
+	}
+
+	private Tier tier(String path, String name, List<LimitSpec> specs, long cost, List<ConfigurationProblem> problems) {
+		if (specs == null || specs.isEmpty()) {
+			problems.add(new ConfigurationProblem(path, "[]", "must list at least one limit"));
+			return null;
+		}
+		List<Limit> limits = new ArrayList<>(specs.size());
+		for (int i = 0; i < specs.size(); i++) {
+			Limit limit = limit(path + "[" + i + "]", specs.get(i), cost, problems);
+			if (limit != null) {
+				limits.add(limit);
+			}
+		}
+		return (limits.size() == specs.size()) ? new Tier(name, limits) : null;
+	}
+
+	private Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
+		if (spec.getAlgorithm() == null || spec.getAlgorithm().isBlank()) {
+			problems.add(new ConfigurationProblem(path + ".algorithm", quoted(spec.getAlgorithm()),
+					"must be one of " + algorithmNames()));
+			return null;
+		}
+		Algorithm algorithm = algorithm(spec.getAlgorithm());
+		if (algorithm == null) {
+			problems.add(new ConfigurationProblem(path + ".algorithm", spec.getAlgorithm(),
+					"must be one of " + algorithmNames()));
+			return null;
+		}
+		LimitFields fields = LimitFields.of(algorithm);
+		int problemsBefore = problems.size();
+		Map<String, Object> values = values(spec);
+		for (String required : fields.required()) {
+			if (values.get(required) == null) {
+				problems.add(new ConfigurationProblem(path + "." + required, null,
+						"must be set for " + algorithm.configName() + ", which takes " + fields.describe()));
+			}
+		}
+		values.forEach((field, value) -> {
+			if (value != null && !fields.accepts(field)) {
+				problems.add(new ConfigurationProblem(path + "." + field, display(value),
+						"must not be set for " + algorithm.configName() + ", which takes " + fields.describe()));
+			}
+		});
+		values.forEach((field, value) -> {
+			if (value != null && fields.accepts(field)) {
+				checkPositive(path + "." + field, value, problems);
+			}
+		});
+		if (problems.size() > problemsBefore) {
+			return null;
+		}
+		long quota = (fields == LimitFields.WINDOW) ? spec.getLimit() : spec.getCapacity();
+		if (cost > quota) {
+			String policyPath = path.substring(0, path.indexOf(".tiers."));
+			problems.add(new ConfigurationProblem(policyPath + ".cost", cost,
+					"must not exceed the quota of " + path + " (" + quota + "), or no request could ever pass"));
+			return null;
+		}
+		try {
+			return build(algorithm, spec);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(new ConfigurationProblem(path, algorithm.configName(), ex.getMessage()));
+			return null;
+		}
+	}
+
+	private static Limit build(Algorithm algorithm, LimitSpec spec) {
+		switch (algorithm) {
+			case FIXED_WINDOW:
+				return new FixedWindow(spec.getLimit(), spec.getWindow());
+			case SLIDING_WINDOW_LOG:
+				return new SlidingWindowLog(spec.getLimit(), spec.getWindow());
+			case SLIDING_WINDOW_COUNTER:
+				return new SlidingWindowCounter(spec.getLimit(), spec.getWindow());
+			case TOKEN_BUCKET:
+				return new TokenBucket(spec.getCapacity(), spec.getRefillRate(),
+						orDefault(spec.getRefillPeriod()));
+			case LEAKY_BUCKET:
+				return new LeakyBucket(spec.getCapacity(), spec.getDrainRate(), orDefault(spec.getDrainPeriod()));
+			default:
+				throw new IllegalStateException("unhandled algorithm " + algorithm);
+		}
+	}
+
+	private static Duration orDefault(Duration period) {
+		return (period != null) ? period : DEFAULT_PERIOD;
+	}
+
+	private static void checkPositive(String path, Object value, List<ConfigurationProblem> problems) {
+		if (value instanceof Long number && number <= 0) {
+			problems.add(new ConfigurationProblem(path, number, POSITIVE));
+		}
+		else if (value instanceof Double number && !(number > 0 && Double.isFinite(number))) {
+			problems.add(new ConfigurationProblem(path, display(number), POSITIVE));
+		}
+		else if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
+			problems.add(new ConfigurationProblem(path, display(duration), POSITIVE_DURATION));
+		}
+	}
+
+	private static Map<String, Object> values(LimitSpec spec) {
+		Map<String, Object> values = new LinkedHashMap<>();
+		values.put("limit", spec.getLimit());
+		values.put("window", spec.getWindow());
+		values.put("capacity", spec.getCapacity());
+		values.put("refill-rate", spec.getRefillRate());
+		values.put("refill-period", spec.getRefillPeriod());
+		values.put("drain-rate", spec.getDrainRate());
+		values.put("drain-period", spec.getDrainPeriod());
+		return values;
+	}
+
+	private static Algorithm algorithm(String name) {
+		for (Algorithm algorithm : Algorithm.values()) {
+			if (algorithm.configName().equals(name.trim())) {
+				return algorithm;
+			}
+		}
+		return null;
+	}
+
+	private static List<String> algorithmNames() {
+		List<String> names = new ArrayList<>();
+		for (Algorithm algorithm : Algorithm.values()) {
+			names.add(algorithm.configName());
+		}
+		return names;
+	}
+
+	static String display(Object value) {
+		if (value instanceof Double number) {
+			if (number.isNaN() || number.isInfinite()) {
+				return number.toString();
+			}
+			return BigDecimal.valueOf(number).stripTrailingZeros().toPlainString();
+		}
+		if (value instanceof Duration duration) {
+			if (duration.toNanos() % 1_000_000 != 0) {
+				return duration.toNanos() + "ns";
+			}
+			if (duration.toMillis() % 1000 != 0) {
+				return duration.toMillis() + "ms";
+			}
+			return duration.toSeconds() + "s";
+		}
+		return String.valueOf(value);
+	}
+
+	private static String quoted(String value) {
+		return (value != null) ? "'" + value + "'" : null;
+	}
+
+	private static String masked(String apiKey) {
+		return (apiKey.length() <= 4) ? "****" : apiKey.substring(0, 4) + "****";
+	}
+
+	/**
+	 * The parameters each family of algorithms takes.
+	 */
+	private enum LimitFields {
+
+		WINDOW(List.of("limit", "window"), List.of()),
+
+		TOKEN_BUCKET(List.of("capacity", "refill-rate"), List.of("refill-period")),
+
+		LEAKY_BUCKET(List.of("capacity", "drain-rate"), List.of("drain-period"));
+
+		private final List<String> required;
+
+		private final List<String> optional;
+
+		LimitFields(List<String> required, List<String> optional) {
+			this.required = required;
+			this.optional = optional;
+		}
+
+		static LimitFields of(Algorithm algorithm) {
+			switch (algorithm) {
+				case TOKEN_BUCKET:
+					return TOKEN_BUCKET;
+				case LEAKY_BUCKET:
+					return LEAKY_BUCKET;
+				default:
+					return WINDOW;
+			}
+		}
+
+		List<String> required() {
+			return this.required;
+		}
+
+		boolean accepts(String field) {
+			return this.required.contains(field) || this.optional.contains(field);
+		}
+
+		String describe() {
+			String required = String.join(" and ", this.required);
+			return this.optional.isEmpty() ? required
+					: String.join(", ", this.required) + " and optionally " + String.join(", ", this.optional);
+		}
+
+	}
+
+}

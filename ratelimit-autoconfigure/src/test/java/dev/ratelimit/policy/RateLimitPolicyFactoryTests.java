@@ -1,0 +1,272 @@
+package dev.ratelimit.policy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.autoconfigure.RateLimitProperties;
+import dev.ratelimit.store.StoreType;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class RateLimitPolicyFactoryTests {
+
+	private final RateLimitPolicyFactory factory = new RateLimitPolicyFactory(Set.of("tenantKeyResolver"));
+
+	@Test
+	void buildsTheIssueExampleWithEveryAlgorithm() {
+		RateLimitPolicies policies = this.factory.create(bind(Map.ofEntries(
+				Map.entry("ratelimit.tiers.api-keys.demo-free-key", "free"),
+				Map.entry("ratelimit.tiers.api-keys.demo-pro-key", "pro"),
+				Map.entry("ratelimit.policies.orders.tiers.anonymous[0].algorithm", "fixed-window"),
+				Map.entry("ratelimit.policies.orders.tiers.anonymous[0].limit", "60"),
+				Map.entry("ratelimit.policies.orders.tiers.anonymous[0].window", "1m"),
+				Map.entry("ratelimit.policies.orders.tiers.free[0].algorithm", "token-bucket"),
+				Map.entry("ratelimit.policies.orders.tiers.free[0].capacity", "10"),
+				Map.entry("ratelimit.policies.orders.tiers.free[0].refill-rate", "2"),
+				Map.entry("ratelimit.policies.orders.tiers.free[1].algorithm", "fixed-window"),
+				Map.entry("ratelimit.policies.orders.tiers.free[1].limit", "10000"),
+				Map.entry("ratelimit.policies.orders.tiers.free[1].window", "1d"),
+				Map.entry("ratelimit.policies.orders.tiers.pro[0].algorithm", "sliding-window-counter"),
+				Map.entry("ratelimit.policies.orders.tiers.pro[0].limit", "100"),
+				Map.entry("ratelimit.policies.orders.tiers.pro[0].window", "1m"),
+				Map.entry("ratelimit.policies.search.key", "ip"),
+				Map.entry("ratelimit.policies.search.shadow", "true"),
+				Map.entry("ratelimit.policies.search.store", "redis"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[0].algorithm", "sliding-window-log"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[0].limit", "5"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[0].window", "500ms"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[1].algorithm", "leaky-bucket"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[1].capacity", "3"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[1].drain-rate", "0.5"),
+				Map.entry("ratelimit.policies.search.tiers.anonymous[1].drain-period", "1m"))));
+		RateLimitPolicy orders = policies.policy("orders");
+		assertThat(orders.key()).isEqualTo(new KeySource.ApiKey());
+		assertThat(orders.shadow()).isFalse();
+		assertThat(orders.cost()).isEqualTo(1);
+		assertThat(orders.store()).isEqualTo(StoreType.CAFFEINE);
+		assertThat(orders.defaultTier().name()).isEqualTo("anonymous");
+		assertThat(orders.tier("free").limits()).containsExactly(
+				new TokenBucket(10, 2, Duration.ofSeconds(1)), new FixedWindow(10000, Duration.ofDays(1)));
+		assertThat(orders.tier("pro").limits())
+			.containsExactly(new SlidingWindowCounter(100, Duration.ofMinutes(1)));
+		assertThat(orders.tier("enterprise")).isSameAs(orders.defaultTier());
+		RateLimitPolicy search = policies.policy("search");
+		assertThat(search.key()).isEqualTo(new KeySource.ClientIp());
+		assertThat(search.shadow()).isTrue();
+		assertThat(search.store()).isEqualTo(StoreType.REDIS);
+		assertThat(search.defaultTier().limits()).containsExactly(
+				new SlidingWindowLog(5, Duration.ofMillis(500)), new LeakyBucket(3, 0.5, Duration.ofMinutes(1)));
+		assertThat(policies.defaultTier()).isEqualTo("anonymous");
+		assertThat(policies.tiersByApiKey()).containsEntry("demo-free-key", "free").containsEntry("demo-pro-key", "pro");
+	}
+
+	@Test
+	void parsesEveryKeySyntax() {
+		assertThat(keyOf("api-key")).isEqualTo(new KeySource.ApiKey());
+		assertThat(keyOf("ip")).isEqualTo(new KeySource.ClientIp());
+		assertThat(keyOf("principal")).isEqualTo(new KeySource.Principal());
+		assertThat(keyOf("route")).isEqualTo(new KeySource.Route());
+		assertThat(keyOf("header:X-Tenant")).isEqualTo(new KeySource.Header("X-Tenant"));
+		assertThat(keyOf("#{@tenantKeyResolver}")).isEqualTo(new KeySource.Bean("tenantKeyResolver"));
+	}
+
+	@Test
+	void rejectsBadKeySyntax() {
+		assertProblems(withKey("user"), "ratelimit.policies.p.key: was 'user', must be api-key, ip, principal, "
+				+ "route, header:<Name> or #{@beanName}");
+		assertProblems(withKey("header:"), "ratelimit.policies.p.key: was 'header:', must name an HTTP header "
+				+ "after 'header:', for example header:X-Tenant");
+		assertProblems(withKey("header:X Tenant"), "ratelimit.policies.p.key: was 'header:X Tenant', must name "
+				+ "an HTTP header after 'header:', for example header:X-Tenant");
+	}
+
+	@Test
+	void rejectsUnknownKeyResolverBean() {
+		assertProblems(withKey("#{@missing}"), "ratelimit.policies.p.key: was '#{@missing}', must name a "
+				+ "KeyResolver bean (KeyResolver beans: [tenantKeyResolver])");
+	}
+
+	@Test
+	void rejectsNonPositiveNumbersAndDurations() {
+		assertProblems(limit("fixed-window", "limit", "0", "window", "1m"),
+				"ratelimit.policies.p.tiers.anonymous[0].limit: was 0, must be a positive number");
+		assertProblems(limit("sliding-window-log", "limit", "-3", "window", "1m"),
+				"ratelimit.policies.p.tiers.anonymous[0].limit: was -3, must be a positive number");
+		assertProblems(limit("sliding-window-counter", "limit", "10", "window", "0s"),
+				"ratelimit.policies.p.tiers.anonymous[0].window: was 0s, must be a positive duration "
+						+ "(for example 500ms, 1s, 1m, 1d)");
+		assertProblems(limit("fixed-window", "limit", "10", "window", "-5s"),
+				"ratelimit.policies.p.tiers.anonymous[0].window: was -5s, must be a positive duration "
+						+ "(for example 500ms, 1s, 1m, 1d)");
+		assertProblems(limit("token-bucket", "capacity", "0", "refill-rate", "1"),
+				"ratelimit.policies.p.tiers.anonymous[0].capacity: was 0, must be a positive number");
+		assertProblems(limit("token-bucket", "capacity", "10", "refill-rate", "0"),
+				"ratelimit.policies.p.tiers.anonymous[0].refill-rate: was 0, must be a positive number");
+		assertProblems(limit("token-bucket", "capacity", "10", "refill-rate", "1", "refill-period", "0ms"),
+				"ratelimit.policies.p.tiers.anonymous[0].refill-period: was 0s, must be a positive duration "
+						+ "(for example 500ms, 1s, 1m, 1d)");
+		assertProblems(limit("leaky-bucket", "capacity", "5", "drain-rate", "-0.5"),
+				"ratelimit.policies.p.tiers.anonymous[0].drain-rate: was -0.5, must be a positive number");
+	}
+
+	@Test
+	void rejectsUnknownAlgorithm() {
+		assertProblems(limit("token-buckett", "capacity", "10", "refill-rate", "1"),
+				"ratelimit.policies.p.tiers.anonymous[0].algorithm: was token-buckett, must be one of "
+						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+	}
+
+	@Test
+	void rejectsMissingAlgorithm() {
+		assertProblems(limit(null, "limit", "10", "window", "1s"),
+				"ratelimit.policies.p.tiers.anonymous[0].algorithm: was not set, must be one of "
+						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+	}
+
+	@Test
+	void rejectsMissingFieldForTheAlgorithm() {
+		assertProblems(limit("fixed-window", "limit", "10"),
+				"ratelimit.policies.p.tiers.anonymous[0].window: was not set, must be set for fixed-window, "
+						+ "which takes limit and window");
+		assertProblems(limit("token-bucket", "capacity", "10"),
+				"ratelimit.policies.p.tiers.anonymous[0].refill-rate: was not set, must be set for token-bucket, "
+						+ "which takes capacity, refill-rate and optionally refill-period");
+		assertProblems(limit("leaky-bucket", "drain-rate", "1"),
+				"ratelimit.policies.p.tiers.anonymous[0].capacity: was not set, must be set for leaky-bucket, "
+						+ "which takes capacity, drain-rate and optionally drain-period");
+	}
+
+	@Test
+	void rejectsFieldThatDoesNotBelongToTheAlgorithm() {
+		assertProblems(limit("fixed-window", "limit", "10", "window", "1s", "capacity", "5"),
+				"ratelimit.policies.p.tiers.anonymous[0].capacity: was 5, must not be set for fixed-window, "
+						+ "which takes limit and window");
+		assertProblems(limit("token-bucket", "capacity", "10", "refill-rate", "1", "drain-period", "2s"),
+				"ratelimit.policies.p.tiers.anonymous[0].drain-period: was 2s, must not be set for token-bucket, "
+						+ "which takes capacity, refill-rate and optionally refill-period");
+	}
+
+	@Test
+	void rejectsPolicyWithoutTheDefaultTier() {
+		assertProblems(Map.of("ratelimit.policies.p.tiers.pro[0].algorithm", "fixed-window",
+				"ratelimit.policies.p.tiers.pro[0].limit", "1", "ratelimit.policies.p.tiers.pro[0].window", "1s"),
+				"ratelimit.policies.p.tiers: was [pro], must include the default tier 'anonymous' "
+						+ "(ratelimit.tiers.default)");
+	}
+
+	@Test
+	void honoursARenamedDefaultTier() {
+		RateLimitPolicies policies = this.factory.create(bind(Map.of("ratelimit.tiers.default", "guest",
+				"ratelimit.policies.p.tiers.guest[0].algorithm", "fixed-window",
+				"ratelimit.policies.p.tiers.guest[0].limit", "1", "ratelimit.policies.p.tiers.guest[0].window",
+				"1s")));
+		assertThat(policies.policy("p").defaultTier().name()).isEqualTo("guest");
+	}
+
+	@Test
+	void rejectsCostAboveAQuota() {
+		Map<String, String> properties = new java.util.HashMap<>(
+				limit("token-bucket", "capacity", "3", "refill-rate", "1"));
+		properties.put("ratelimit.policies.p.cost", "5");
+		assertProblems(properties, "ratelimit.policies.p.cost: was 5, must not exceed the quota of "
+				+ "ratelimit.policies.p.tiers.anonymous[0] (3), or no request could ever pass");
+	}
+
+	@Test
+	void rejectsNonPositiveCost() {
+		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.policies.p.cost", "0");
+		assertProblems(properties, "ratelimit.policies.p.cost: was 0, must be a positive number");
+	}
+
+	@Test
+	void rejectsEmptyTier() {
+		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.policies.p.tiers.pro", "");
+		assertProblems(properties, "ratelimit.policies.p.tiers.pro: was [], must list at least one limit");
+	}
+
+	@Test
+	void collectsEveryProblemIntoOneException() {
+		Map<String, String> properties = Map.of("ratelimit.policies.orders.tiers.anonymous[0].algorithm",
+				"token-bucket", "ratelimit.policies.orders.tiers.anonymous[0].capacity", "10",
+				"ratelimit.policies.orders.tiers.anonymous[0].refill-rate", "0",
+				"ratelimit.policies.orders.tiers.free[0].algorithm", "nope", "ratelimit.policies.search.key", "who",
+				"ratelimit.policies.search.tiers.anonymous[0].algorithm", "fixed-window",
+				"ratelimit.policies.search.tiers.anonymous[0].window", "1s", "ratelimit.caffeine.maximum-keys", "0");
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> this.factory.create(bind(properties)))
+			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
+				.containsExactlyInAnyOrder("ratelimit.caffeine.maximum-keys: was 0, must be a positive number",
+						"ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 0, must be a positive number",
+						"ratelimit.policies.orders.tiers.free[0].algorithm: was nope, must be one of "
+								+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]",
+						"ratelimit.policies.search.key: was 'who', must be api-key, ip, principal, route, "
+								+ "header:<Name> or #{@beanName}",
+						"ratelimit.policies.search.tiers.anonymous[0].limit: was not set, must be set for "
+								+ "fixed-window, which takes limit and window"))
+			.withMessageContaining("Invalid rate limit configuration:")
+			.withMessageContaining(" - ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 0, "
+					+ "must be a positive number");
+	}
+
+	@Test
+	void rejectsBlankApiKeyHeaderWithoutLeakingKeys() {
+		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.api-key-header", "X Key");
+		properties.put("ratelimit.tiers.api-keys.secret-key-123", " ");
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> this.factory.create(bind(properties)))
+			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
+				.containsExactly("ratelimit.api-key-header: was 'X Key', must be an HTTP header name",
+						"ratelimit.tiers.api-keys[secr****]: was ' ', must name a tier"));
+	}
+
+	private KeySource keyOf(String key) {
+		return this.factory.create(bind(withKey(key))).policy("p").key();
+	}
+
+	private static Map<String, String> withKey(String key) {
+		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.policies.p.key", key);
+		return properties;
+	}
+
+	private static Map<String, String> limit(String algorithm, String... fields) {
+		Map<String, String> properties = new java.util.HashMap<>();
+		String prefix = "ratelimit.policies.p.tiers.anonymous[0].";
+		if (algorithm != null) {
+			properties.put(prefix + "algorithm", algorithm);
+		}
+		for (int i = 0; i < fields.length; i += 2) {
+			properties.put(prefix + fields[i], fields[i + 1]);
+		}
+		return properties;
+	}
+
+	private void assertProblems(Map<String, String> properties, String... expected) {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> this.factory.create(bind(properties)))
+			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
+				.containsExactly(expected));
+	}
+
+	static RateLimitProperties bind(Map<String, String> properties) {
+		return new Binder(new MapConfigurationPropertySource(properties))
+			.bindOrCreate("ratelimit", Bindable.of(RateLimitProperties.class));
+	}
+
+}
