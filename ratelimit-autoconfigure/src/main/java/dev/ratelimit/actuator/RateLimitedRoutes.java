@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinitionLocator;
@@ -16,8 +18,6 @@ import reactor.core.publisher.Mono;
  * applies to every route.
  */
 public final class RateLimitedRoutes {
-
-	private static final String FILTER_NAME = "RateLimit";
 
 	private final RouteDefinitionLocator routeDefinitionLocator;
 
@@ -50,7 +50,7 @@ public final class RateLimitedRoutes {
 	private static void addFilters(Map<String, List<String>> routeIdsByPolicy, String routeId,
 			List<FilterDefinition> filters) {
 		for (FilterDefinition filter : filters) {
-			String policy = policyOf(filter);
+			String policy = RateLimitGatewayFilterFactory.policyId(filter);
 			if (policy != null) {
 				List<String> routeIds = routeIdsByPolicy.computeIfAbsent(policy, (id) -> new ArrayList<>());
 				if (!routeIds.contains(routeId)) {
@@ -58,14 +58,6 @@ public final class RateLimitedRoutes {
 				}
 			}
 		}
-	}
-
-	private static String policyOf(FilterDefinition filter) {
-		if (!FILTER_NAME.equals(filter.getName()) || filter.getArgs().isEmpty()) {
-			return null;
-		}
-		Map<String, String> args = filter.getArgs();
-		return args.containsKey("policy") ? args.get("policy") : args.values().iterator().next();
 	}
 
 }

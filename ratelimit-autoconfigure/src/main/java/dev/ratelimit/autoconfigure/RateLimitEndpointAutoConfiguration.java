@@ -23,8 +23,8 @@ import org.springframework.context.annotation.Import;
  * {@link EnableAutoConfiguration Auto-configuration} of the {@code ratelimits}
  * endpoint and the totals it shows. Present only when the endpoint is exposed.
  */
-@AutoConfiguration(afterName = { "dev.ratelimit.autoconfigure.RateLimitAutoConfiguration",
-		"org.springframework.cloud.gateway.config.GatewayAutoConfiguration" })
+@AutoConfiguration(after = RateLimitAutoConfiguration.class,
+		afterName = "org.springframework.cloud.gateway.config.GatewayAutoConfiguration")
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 @ConditionalOnBean(RateLimitPolicies.class)

@@ -24,7 +24,7 @@ import org.springframework.context.annotation.Bean;
  * contributor: one indicator for a single bucket store, one per store by name when
  * policies use several. Disabled by {@code management.health.ratelimit.enabled=false}.
  */
-@AutoConfiguration(afterName = "dev.ratelimit.autoconfigure.RateLimitAutoConfiguration")
+@AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(BucketStore.class)
 @ConditionalOnEnabledHealthIndicator("ratelimit")

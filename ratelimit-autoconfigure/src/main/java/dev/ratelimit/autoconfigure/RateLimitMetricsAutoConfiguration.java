@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * {@code ratelimit.requests}, {@code ratelimit.decision} and
  * {@code ratelimit.buckets}, in whatever registry Micrometer is set up with.
  */
-@AutoConfiguration(afterName = { "dev.ratelimit.autoconfigure.RateLimitAutoConfiguration",
+@AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
