@@ -9,11 +9,13 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -46,6 +48,27 @@ class RateLimitMetricsAutoConfigurationTests {
 			assertThat(registry.get("ratelimit.decision").tag("store", "caffeine").timer().count()).isEqualTo(1);
 			assertThat(registry.get("ratelimit.buckets").tag("policy", "orders").gauge().value()).isEqualTo(1.0);
 		});
+	}
+
+	@Test
+	void metricsReachPrometheusWhenTheUserAddsItsRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
+					RateLimitMetricsAutoConfiguration.class))
+			.withBean(RateLimitPolicies.class, TestPolicies::policies)
+			.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+					"demo-free-key", 3, fixedWindow(10, 7)))
+			.run((context) -> {
+				context.getBean(RateLimitRequestMetrics.class)
+					.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape).contains(
+						"ratelimit_requests_total{outcome=\"allowed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 1.0")
+					.contains("ratelimit_decision_seconds_count{store=\"caffeine\"} 1")
+					.contains("ratelimit_buckets{policy=\"orders\",store=\"caffeine\"} 1.0")
+					.doesNotContain("demo-free-key");
+			});
 	}
 
 	@Test
