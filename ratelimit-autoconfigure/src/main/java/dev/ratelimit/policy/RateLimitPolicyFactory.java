@@ -97,10 +97,6 @@ public final class RateLimitPolicyFactory {
 						quoted(tier), "must name a tier"));
 			}
 		});
-		if (properties.getCaffeine().getMaximumKeys() <= 0) {
-			problems.add(new ConfigurationProblem(PREFIX + ".caffeine.maximum-keys",
-					properties.getCaffeine().getMaximumKeys(), POSITIVE));
-		}
 	}
 
 	private RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,

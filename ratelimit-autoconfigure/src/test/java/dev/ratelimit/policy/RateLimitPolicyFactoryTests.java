@@ -206,11 +206,11 @@ class RateLimitPolicyFactoryTests {
 				"ratelimit.policies.orders.tiers.anonymous[0].refill-rate", "0",
 				"ratelimit.policies.orders.tiers.free[0].algorithm", "nope", "ratelimit.policies.search.key", "who",
 				"ratelimit.policies.search.tiers.anonymous[0].algorithm", "fixed-window",
-				"ratelimit.policies.search.tiers.anonymous[0].window", "1s", "ratelimit.caffeine.maximum-keys", "0");
+				"ratelimit.policies.search.tiers.anonymous[0].window", "1s");
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> this.factory.create(bind(properties)))
 			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
-				.containsExactlyInAnyOrder("ratelimit.caffeine.maximum-keys: was 0, must be a positive number",
+				.containsExactlyInAnyOrder(
 						"ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 0, must be a positive number",
 						"ratelimit.policies.orders.tiers.free[0].algorithm: was nope, must be one of "
 								+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]",

@@ -1,0 +1,53 @@
+package dev.ratelimit.e2e;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * A real HTTP server the gateway routes to; it counts the requests that reach it, per
+ * path.
+ */
+public final class Upstream implements AutoCloseable {
+
+	private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+
+	private final DisposableServer server;
+
+	private Upstream() {
+		this.server = HttpServer.create()
+			.host("127.0.0.1")
+			.port(0)
+			.handle((request, response) -> {
+				String path = request.fullPath();
+				this.hits.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
+				return response.header("Content-Type", "application/json")
+					.header("X-Upstream", "reached")
+					.sendString(Mono.just("{\"path\":\"" + path + "\"}"));
+			})
+			.bindNow();
+	}
+
+	public static Upstream start() {
+		return new Upstream();
+	}
+
+	public String uri() {
+		return "http://127.0.0.1:" + this.server.port();
+	}
+
+	public int hits(String path) {
+		AtomicInteger count = this.hits.get(path);
+		return (count != null) ? count.get() : 0;
+	}
+
+	@Override
+	public void close() {
+		this.server.disposeNow();
+	}
+
+}
