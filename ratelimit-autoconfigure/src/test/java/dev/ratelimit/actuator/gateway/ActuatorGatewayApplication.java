@@ -18,11 +18,6 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 public class ActuatorGatewayApplication {
 
 	@Bean
-	dev.ratelimit.store.CaffeineBucketStore caffeineBucketStore(dev.ratelimit.algorithm.MonotonicClock clock) {
-		return new dev.ratelimit.store.CaffeineBucketStore(clock, 1000);
-	}
-
-	@Bean
 	RouterFunction<ServerResponse> upstream() {
 		return RouterFunctions.route(GET("/upstream"), (request) -> ServerResponse.ok().bodyValue("upstream"));
 	}
