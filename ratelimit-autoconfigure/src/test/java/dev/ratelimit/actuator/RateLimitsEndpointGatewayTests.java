@@ -98,6 +98,28 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	@Test
+	void ipKeysAreReadAndResetByTheirRawValue() {
+		for (String ip : new String[] { "203.0.113.7", "2001:db8::7" }) {
+			for (int i = 0; i < 3; i++) {
+				this.client.get().uri("/by-client").header("X-Client", ip).exchange();
+			}
+			Map<String, Object> bucket = JsonPath.parse(read("/actuator/ratelimits/by-client/" + ip))
+				.read("$.buckets[0]");
+			assertThat(bucket).containsEntry("tier", "anonymous").containsEntry("requests", 3);
+			assertThat(firstLimit(bucket)).containsEntry("algorithm", "sliding-window-log")
+				.containsEntry("remaining", 0);
+			assertThat((String) bucket.get("key")).doesNotContain(ip);
+			this.client.delete().uri("/actuator/ratelimits/by-client/" + ip).exchange().expectStatus().isNoContent();
+			this.client.get()
+				.uri("/by-client")
+				.header("X-Client", ip)
+				.exchange()
+				.expectStatus()
+				.isOk();
+		}
+	}
+
+	@Test
 	void unknownPolicyOrKeyIsNotFound() {
 		this.client.get().uri("/actuator/ratelimits/nope").exchange().expectStatus().isNotFound();
 		this.client.get().uri("/actuator/ratelimits/nope/some-key").exchange().expectStatus().isNotFound();
