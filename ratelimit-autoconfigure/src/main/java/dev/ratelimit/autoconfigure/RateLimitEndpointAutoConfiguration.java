@@ -24,7 +24,8 @@ import org.springframework.context.annotation.Import;
  * endpoint and the totals it shows. Present only when the endpoint is exposed.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class,
-		afterName = "org.springframework.cloud.gateway.config.GatewayAutoConfiguration")
+		afterName = { "dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
+				"org.springframework.cloud.gateway.config.GatewayAutoConfiguration" })
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 @ConditionalOnBean(RateLimitPolicies.class)

@@ -24,7 +24,8 @@ import org.springframework.context.annotation.Bean;
  * contributor: one indicator for a single bucket store, one per store by name when
  * policies use several. Disabled by {@code management.health.ratelimit.enabled=false}.
  */
-@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@AutoConfiguration(after = RateLimitAutoConfiguration.class,
+		afterName = "dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration")
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(BucketStore.class)
 @ConditionalOnEnabledHealthIndicator("ratelimit")

@@ -23,6 +23,7 @@ import org.springframework.context.annotation.Bean;
  * {@code ratelimit.buckets}, in whatever registry Micrometer is set up with.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
+		"dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
