@@ -44,6 +44,12 @@ public class RateLimitsEndpoint {
 
 	static final int DEFAULT_LIMIT = 100;
 
+	/**
+	 * The most buckets one listing shows: a listing holds that many snapshots at once,
+	 * and a store may hold millions of buckets.
+	 */
+	static final int MAX_LIMIT = 10_000;
+
 	private static final ChronoUnit[] DURATION_UNITS = { ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS };
 
@@ -168,7 +174,7 @@ public class RateLimitsEndpoint {
 	 * The policy's live buckets, hottest first: most requests, then closest to
 	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}.
 	 * @param policy the policy id
-	 * @param limit how many buckets to show, 100 when absent
+	 * @param limit how many buckets to show, 1 to 10,000; 100 when absent
 	 */
 	@ReadOperation
 	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
@@ -177,9 +183,9 @@ public class RateLimitsEndpoint {
 			return Mono.empty();
 		}
 		int shown = (limit != null) ? limit : DEFAULT_LIMIT;
-		if (shown < 1) {
-			return Mono.error(new InvalidEndpointRequestException("limit must be positive, was " + shown,
-					"Invalid limit"));
+		if (shown < 1 || shown > MAX_LIMIT) {
+			return Mono.error(new InvalidEndpointRequestException(
+					"limit must be between 1 and " + MAX_LIMIT + ", was " + shown, "Invalid limit"));
 		}
 		BucketStore store = store(rateLimitPolicy);
 		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)

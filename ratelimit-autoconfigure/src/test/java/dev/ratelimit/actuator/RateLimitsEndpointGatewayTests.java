@@ -129,8 +129,11 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	@Test
-	void nonPositiveLimitIsABadRequest() {
+	void limitOutsideOneToTenThousandIsABadRequest() {
 		this.client.get().uri("/actuator/ratelimits/orders?limit=0").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=10001").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=ten").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=1").exchange().expectStatus().isOk();
 	}
 
 	@Test

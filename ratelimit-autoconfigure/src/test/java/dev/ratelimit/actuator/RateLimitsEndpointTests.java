@@ -141,10 +141,14 @@ class RateLimitsEndpointTests {
 	}
 
 	@Test
-	void rejectsNonPositiveLimit() {
+	void rejectsLimitOutsideOneToTenThousand() {
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> this.endpoint.buckets("orders", 0).block())
-			.withMessageContaining("limit must be positive, was 0");
+			.withMessageContaining("limit must be between 1 and 10000, was 0");
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.buckets("orders", 10_001).block())
+			.withMessageContaining("limit must be between 1 and 10000, was 10001");
+		assertThat(this.endpoint.buckets("orders", 10_000).block().buckets()).isEmpty();
 	}
 
 	@Test
