@@ -45,7 +45,9 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final String apiKeyHeader;
 
-	private final Map<String, TierPlan> plansByApiKey;
+	private final Map<String, String> tiersByApiKey;
+
+	private final Map<String, TierPlan> plansByTier;
 
 	private final TierPlan defaultPlan;
 
@@ -55,16 +57,17 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final RateLimitProblemWriter problemWriter;
 
-	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, TierPlan> plansByApiKey,
-			TierPlan defaultPlan, ClientKeyResolver keyResolver, RateLimitListener[] listeners,
-			RateLimitProblemWriter problemWriter) {
+	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, String> tiersByApiKey,
+			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver,
+			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter) {
 		this.policyId = route.policyId();
 		this.routeId = route.routeId();
 		this.shadow = route.shadow();
 		this.cost = route.cost();
 		this.apiKeyHeader = route.apiKeyHeader();
 		this.store = store;
-		this.plansByApiKey = plansByApiKey;
+		this.tiersByApiKey = tiersByApiKey;
+		this.plansByTier = plansByTier;
 		this.defaultPlan = defaultPlan;
 		this.keyResolver = keyResolver;
 		this.listeners = listeners;
@@ -74,9 +77,10 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		String apiKey = exchange.getRequest().getHeaders().getFirst(this.apiKeyHeader);
-		TierPlan knownPlan = (apiKey != null) ? this.plansByApiKey.get(apiKey) : null;
-		TierPlan plan = (knownPlan != null) ? knownPlan : this.defaultPlan;
-		String knownApiKey = (knownPlan != null) ? apiKey : null;
+		String tierName = (apiKey != null) ? this.tiersByApiKey.get(apiKey) : null;
+		String knownApiKey = (tierName != null) ? apiKey : null;
+		TierPlan plan = (tierName != null) ? this.plansByTier.getOrDefault(tierName, this.defaultPlan)
+				: this.defaultPlan;
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		return this.keyResolver.resolve(exchange, knownApiKey)
 			.flatMap((key) -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),

@@ -100,13 +100,10 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 			plans.put(tier.name(), plan(policy.id(), tier));
 		}
 		TierPlan defaultPlan = plans.get(policy.defaultTier().name());
-		Map<String, TierPlan> plansByApiKey = new HashMap<>();
-		this.policies.tiersByApiKey()
-			.forEach((apiKey, tierName) -> plansByApiKey.put(apiKey, plans.getOrDefault(tierName, defaultPlan)));
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
 				this.apiKeyHeader);
-		return new RateLimitGatewayFilter(route, store, plansByApiKey, defaultPlan,
+		return new RateLimitGatewayFilter(route, store, this.policies.tiersByApiKey(), plans, defaultPlan,
 				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory), this.listeners, this.problemWriter);
 	}
 

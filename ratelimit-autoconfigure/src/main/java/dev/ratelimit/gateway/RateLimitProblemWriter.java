@@ -39,8 +39,8 @@ final class RateLimitProblemWriter {
 		this.writer = (HttpMessageWriter<ProblemDetail>) writers.stream()
 			.filter((candidate) -> candidate.canWrite(PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON))
 			.findFirst()
-			.orElseThrow(() -> new IllegalStateException(
-					"No HTTP message writer can write application/problem+json; the RateLimit filter needs a JSON codec such as Jackson"));
+			.orElseThrow(() -> new IllegalStateException("No HTTP message writer can write "
+					+ "application/problem+json; the RateLimit filter needs a JSON codec such as Jackson"));
 	}
 
 	Mono<Void> reject(ServerWebExchange exchange, String detail, long retryAfterSeconds) {

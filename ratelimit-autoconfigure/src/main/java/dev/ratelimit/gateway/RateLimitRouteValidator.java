@@ -68,7 +68,10 @@ public class RateLimitRouteValidator implements InitializingBean {
 			checkFilters(DEFAULT_FILTERS, this.gatewayProperties.getDefaultFilters(), problems);
 			List<RouteDefinition> routes = this.gatewayProperties.getRoutes();
 			for (int i = 0; i < routes.size(); i++) {
-				checkFilters(ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+				// The gateway never builds a disabled route.
+				if (routes.get(i).isEnabled()) {
+					checkFilters(ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+				}
 			}
 		}
 		return problems;

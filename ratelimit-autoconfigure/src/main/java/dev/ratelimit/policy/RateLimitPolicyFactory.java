@@ -17,8 +17,8 @@ import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
-import dev.ratelimit.autoconfigure.RateLimitProperties;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
+import dev.ratelimit.autoconfigure.RateLimitProperties;
 import dev.ratelimit.store.StoreType;
 
 /**

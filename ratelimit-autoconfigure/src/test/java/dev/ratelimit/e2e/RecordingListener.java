@@ -19,6 +19,10 @@ public final class RecordingListener implements RateLimitListener {
 		this.decisions.add(new Decision(policy, tier, routeId, store, outcome));
 	}
 
+	public void clear() {
+		this.decisions.clear();
+	}
+
 	public List<Decision> decisions() {
 		return this.decisions;
 	}

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
 
 /**
  * A real HTTP server the gateway routes to; it counts the requests that reach it, per
@@ -16,10 +17,16 @@ public final class Upstream implements AutoCloseable {
 
 	private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
 
+	/**
+	 * Its own event loops: a gateway context that closes disposes the global ones.
+	 */
+	private final LoopResources loops = LoopResources.create("upstream", 1, true);
+
 	private final DisposableServer server;
 
 	private Upstream() {
 		this.server = HttpServer.create()
+			.runOn(this.loops)
 			.host("127.0.0.1")
 			.port(0)
 			.handle((request, response) -> {
@@ -48,6 +55,7 @@ public final class Upstream implements AutoCloseable {
 	@Override
 	public void close() {
 		this.server.disposeNow();
+		this.loops.dispose();
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.ratelimit.gateway;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -66,8 +67,8 @@ class RateLimitHeadersTests {
 		return headers;
 	}
 
-	private static java.util.Map.Entry<String, String> entry(String name, String value) {
-		return java.util.Map.entry(name, value);
+	private static Map.Entry<String, String> entry(String name, String value) {
+		return Map.entry(name, value);
 	}
 
 }

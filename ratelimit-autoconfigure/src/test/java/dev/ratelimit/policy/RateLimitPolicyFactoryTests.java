@@ -1,7 +1,7 @@
 package dev.ratelimit.policy;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -178,7 +178,7 @@ class RateLimitPolicyFactoryTests {
 
 	@Test
 	void rejectsCostAboveAQuota() {
-		Map<String, String> properties = new java.util.HashMap<>(
+		Map<String, String> properties = new HashMap<>(
 				limit("token-bucket", "capacity", "3", "refill-rate", "1"));
 		properties.put("ratelimit.policies.p.cost", "5");
 		assertProblems(properties, "ratelimit.policies.p.cost: was 5, must not exceed the quota of "
@@ -187,14 +187,14 @@ class RateLimitPolicyFactoryTests {
 
 	@Test
 	void rejectsNonPositiveCost() {
-		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
 		properties.put("ratelimit.policies.p.cost", "0");
 		assertProblems(properties, "ratelimit.policies.p.cost: was 0, must be a positive number");
 	}
 
 	@Test
 	void rejectsEmptyTier() {
-		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
 		properties.put("ratelimit.policies.p.tiers.pro", "");
 		assertProblems(properties, "ratelimit.policies.p.tiers.pro: was [], must list at least one limit");
 	}
@@ -225,7 +225,7 @@ class RateLimitPolicyFactoryTests {
 
 	@Test
 	void rejectsBlankApiKeyHeaderWithoutLeakingKeys() {
-		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
 		properties.put("ratelimit.api-key-header", "X Key");
 		properties.put("ratelimit.tiers.api-keys.secret-key-123", " ");
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
@@ -240,13 +240,13 @@ class RateLimitPolicyFactoryTests {
 	}
 
 	private static Map<String, String> withKey(String key) {
-		Map<String, String> properties = new java.util.HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
 		properties.put("ratelimit.policies.p.key", key);
 		return properties;
 	}
 
 	private static Map<String, String> limit(String algorithm, String... fields) {
-		Map<String, String> properties = new java.util.HashMap<>();
+		Map<String, String> properties = new HashMap<>();
 		String prefix = "ratelimit.policies.p.tiers.anonymous[0].";
 		if (algorithm != null) {
 			properties.put(prefix + "algorithm", algorithm);

@@ -1,0 +1,79 @@
+package dev.ratelimit.e2e;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Switching rate limiting off, and configurations that must stop the application with
+ * a readable report.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class DisabledAndStartupEndToEndTests {
+
+	private static final Upstream upstream = Upstream.start();
+
+	@AfterAll
+	static void stopUpstream() {
+		upstream.close();
+	}
+
+	@Test
+	void disabledLetsEveryRequestThroughRoutesThatNameAPolicy() {
+		try (GatewayRunner gateway = GatewayRunner.start("ratelimit.enabled=false",
+				"spring.cloud.gateway.server.webflux.routes[0].id=p",
+				"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+				"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/disabled/**",
+				"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=not-even-defined")) {
+			WebTestClient client = gateway.client();
+			for (int i = 0; i < 5; i++) {
+				client.get()
+					.uri("/disabled/x")
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.expectHeader()
+					.doesNotExist("RateLimit-Limit");
+			}
+			assertThat(upstream.hits("/disabled/x")).isEqualTo(5);
+		}
+	}
+
+	@Test
+	void aRouteNamingAnUnknownPolicyStopsTheApplicationWithAReport(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> GatewayRunner
+			.application("ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=1",
+					"ratelimit.policies.orders.tiers.anonymous[0].window=1s",
+					"spring.cloud.gateway.server.webflux.routes[0].id=p",
+					"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+					"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/p/**",
+					"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=ordres")
+			.run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("The rate limit configuration is invalid:")
+			.contains("spring.cloud.gateway.server.webflux.routes[0].filters[0]: was RateLimit=ordres, must name a "
+					+ "policy defined under ratelimit.policies (defined: [orders])")
+			.contains("Correct the properties listed above");
+	}
+
+	@Test
+	void anUnknownAlgorithmStopsTheApplicationWithAReport(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> GatewayRunner
+			.application("ratelimit.policies.orders.tiers.anonymous[0].algorithm=token_bucket",
+					"ratelimit.policies.orders.tiers.anonymous[0].capacity=10",
+					"ratelimit.policies.orders.tiers.anonymous[0].refill-rate=1")
+			.run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("ratelimit.policies.orders.tiers.anonymous[0].algorithm: was token_bucket, must be one of "
+					+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+	}
+
+}

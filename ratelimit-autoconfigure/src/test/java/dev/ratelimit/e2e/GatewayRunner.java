@@ -1,0 +1,53 @@
+package dev.ratelimit.e2e;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * Starts a whole gateway application on a random port with the given properties, for
+ * tests that need one configuration each.
+ */
+final class GatewayRunner implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private GatewayRunner(ConfigurableApplicationContext context) {
+		this.context = context;
+	}
+
+	static GatewayRunner start(String... properties) {
+		return new GatewayRunner(application(properties).run());
+	}
+
+	static SpringApplicationBuilder application(String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off"));
+		all.addAll(List.of(properties));
+		return new SpringApplicationBuilder(GatewayTestApplication.class).web(WebApplicationType.REACTIVE)
+			.properties(all.toArray(new String[0]));
+	}
+
+	WebTestClient client() {
+		int port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
+		return WebTestClient.bindToServer()
+			.baseUrl("http://127.0.0.1:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	<T> T bean(Class<T> type) {
+		return this.context.getBean(type);
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+}

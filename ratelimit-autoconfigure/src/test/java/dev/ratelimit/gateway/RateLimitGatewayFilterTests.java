@@ -1,0 +1,271 @@
+package dev.ratelimit.gateway;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.StoreType;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.cloud.gateway.filter.FilterDefinition;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The filter's handling of what a store answers, with a store scripted by each test.
+ */
+class RateLimitGatewayFilterTests {
+
+	private static final Tier TIER = new Tier("anonymous", List.of(new FixedWindow(10, Duration.ofMinutes(1))));
+
+	private final ScriptedStore store = new ScriptedStore();
+
+	private final List<Outcome> outcomes = new ArrayList<>();
+
+	private final AtomicInteger chainCalls = new AtomicInteger();
+
+	private final StaticListableBeanFactory beans = new StaticListableBeanFactory();
+
+	@Test
+	void anAllowedVerdictWritesHeadersAndCallsTheChain() {
+		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 60_000_000_000L, 0), 0, false)));
+		MockServerWebExchange exchange = run(new KeySource.ClientIp());
+		assertThat(this.chainCalls).hasValue(1);
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("9");
+		assertThat(this.outcomes).containsExactly(Outcome.ALLOWED);
+		assertThat(this.store.ids).containsExactly(new BucketId("p", "anonymous", "198.51.100.4"));
+	}
+
+	@Test
+	void theApiKeyChoosesTheTierAndUnknownKeysFallBackToTheDefaultTierByIp() {
+		Tier pro = new Tier("pro", List.of(new FixedWindow(100, Duration.ofMinutes(1))));
+		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", TIER, "pro", pro), TIER);
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy), "anonymous",
+				Map.of("pro-key", "pro", "gold-key", "gold"));
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, List.of(this.store),
+				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
+				"X-API-Key")
+			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
+		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
+			MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/")
+				.remoteAddress(new InetSocketAddress("198.51.100.4", 40000))
+				.header("X-API-Key", apiKey));
+			filter.filter(exchange, (chained) -> Mono.empty()).block();
+		}
+		filter.filter(exchange(), (chained) -> Mono.empty()).block();
+		assertThat(this.store.ids).containsExactly(new BucketId("p", "pro", "pro-key"),
+				new BucketId("p", "anonymous", "gold-key"), new BucketId("p", "anonymous", "198.51.100.4"),
+				new BucketId("p", "anonymous", "198.51.100.4"), new BucketId("p", "anonymous", "198.51.100.4"));
+		assertThat(this.store.tiers).containsExactly(pro, TIER, TIER, TIER, TIER);
+	}
+
+	@Test
+	void aFailingStoreLetsTheRequestThroughWithoutQuotaHeaders() {
+		this.store.answer(() -> Mono.error(new IllegalStateException("connection refused")));
+		MockServerWebExchange exchange = run(new KeySource.ClientIp());
+		assertPassedAsError(exchange);
+	}
+
+	@Test
+	void aStoreThrowingInsteadOfSignallingLetsTheRequestThrough() {
+		this.store.answer(() -> {
+			throw new IllegalStateException("bug");
+		});
+		assertPassedAsError(run(new KeySource.ClientIp()));
+	}
+
+	@Test
+	void aStoreAnsweringNothingLetsTheRequestThrough() {
+		this.store.answer(Mono::empty);
+		assertPassedAsError(run(new KeySource.ClientIp()));
+	}
+
+	@Test
+	void aFailOpenFallbackIsAnErrorWithoutQuotaHeaders() {
+		this.store.answer(() -> Mono.just(new Verdict(true, -1, null, 0, true)));
+		assertPassedAsError(run(new KeySource.ClientIp()));
+	}
+
+	@Test
+	void aFailClosedFallbackRejectsAsAnError() {
+		this.store.answer(() -> Mono.just(new Verdict(false, -1, null, 5_000_000_000L, true)));
+		MockServerWebExchange exchange = run(new KeySource.ClientIp());
+		assertThat(this.chainCalls).hasValue(0);
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("5");
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Limit")).isNull();
+		assertThat(this.outcomes).containsExactly(Outcome.ERROR);
+	}
+
+	@Test
+	void aKeyResolverThatThrowsLetsTheRequestThrough() {
+		this.beans.addBean("broken", (KeyResolver) (exchange) -> {
+			throw new IllegalStateException("bug");
+		});
+		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		assertPassedAsError(run(new KeySource.Bean("broken")));
+	}
+
+	@Test
+	void aListenerThatThrowsNeitherStopsOtherListenersNorTheRequest() {
+		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		RateLimitListener broken = (policy, tier, route, store, outcome, nanos) -> {
+			throw new IllegalStateException("bug");
+		};
+		GatewayFilter filter = factory(new KeySource.ClientIp(), List.of(broken, this::record))
+			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
+		filter.filter(exchange(), (exchange) -> Mono.fromRunnable(this.chainCalls::incrementAndGet)).block();
+		assertThat(this.chainCalls).hasValue(1);
+		assertThat(this.outcomes).containsExactly(Outcome.ALLOWED);
+	}
+
+	@Test
+	void anUnknownPolicyFailsWhenTheRouteIsBuilt() {
+		RateLimitGatewayFilterFactory.Config config = new RateLimitGatewayFilterFactory.Config().setPolicy("nope");
+		config.setRouteId("orders-route");
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> factory(new KeySource.ClientIp(), List.of()).apply(config))
+			.withMessageContaining("route 'orders-route' filter RateLimit argument policy: was nope, must name a "
+					+ "policy defined under ratelimit.policies (defined: [p])");
+	}
+
+	@Test
+	void aPolicyOnAStoreThatIsNotAvailableFailsWhenTheRouteIsBuilt() {
+		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ClientIp(), false, 1, StoreType.REDIS,
+				Map.of("anonymous", TIER), TIER);
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(
+				new RateLimitPolicies(Map.of("p", policy), "anonymous", Map.of()), List.of(this.store), List.of(),
+				this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06, "X-API-Key");
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> factory.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p")))
+			.withMessageContaining("ratelimit.policies.p.store (or ratelimit.store): was redis, must name an "
+					+ "available store (available: [caffeine])");
+	}
+
+	@Test
+	void policyIdReadsBothFormsAndIgnoresOtherFilters() {
+		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("RateLimit=orders"))).isEqualTo("orders");
+		FilterDefinition longForm = new FilterDefinition();
+		longForm.setName("RateLimit");
+		longForm.addArg("policy", "search");
+		assertThat(RateLimitGatewayFilterFactory.policyId(longForm)).isEqualTo("search");
+		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("RateLimit"))).isNull();
+		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("StripPrefix=1"))).isNull();
+	}
+
+	private void assertPassedAsError(MockServerWebExchange exchange) {
+		assertThat(this.chainCalls).hasValue(1);
+		assertThat(exchange.getResponse().getStatusCode()).isNull();
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Limit")).isNull();
+		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isNull();
+		assertThat(this.outcomes).containsExactly(Outcome.ERROR);
+	}
+
+	private MockServerWebExchange run(KeySource key) {
+		GatewayFilter filter = factory(key, List.of(this::record))
+			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
+		MockServerWebExchange exchange = exchange();
+		filter.filter(exchange, (chained) -> Mono.fromRunnable(this.chainCalls::incrementAndGet)).block();
+		return exchange;
+	}
+
+	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners) {
+		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", TIER), TIER);
+		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), "anonymous", Map.of()),
+				List.of(this.store), listeners, this.beans, ServerCodecConfigurer.create().getWriters(),
+				HeaderStyle.DRAFT_06, "X-API-Key");
+	}
+
+	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {
+		this.outcomes.add(outcome);
+	}
+
+	private static MockServerWebExchange exchange() {
+		return MockServerWebExchange
+			.from(MockServerHttpRequest.get("/orders").remoteAddress(new InetSocketAddress("198.51.100.4", 40000)));
+	}
+
+	/**
+	 * A store answering whatever the test scripted.
+	 */
+	private static final class ScriptedStore implements BucketStore {
+
+		private final List<BucketId> ids = new ArrayList<>();
+
+		private final List<Tier> tiers = new ArrayList<>();
+
+		private Supplier<Mono<Verdict>> answer;
+
+		void answer(Supplier<Mono<Verdict>> answer) {
+			this.answer = answer;
+		}
+
+		@Override
+		public String name() {
+			return "caffeine";
+		}
+
+		@Override
+		public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
+			this.ids.add(id);
+			this.tiers.add(tier);
+			return this.answer.get();
+		}
+
+		@Override
+		public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
+			return Flux.empty();
+		}
+
+		@Override
+		public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
+			return Flux.empty();
+		}
+
+		@Override
+		public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
+			return Mono.just(false);
+		}
+
+		@Override
+		public Mono<Long> bucketCount(RateLimitPolicy policy) {
+			return Mono.just(0L);
+		}
+
+		@Override
+		public StoreHealth health() {
+			return new StoreHealth(true, Map.of());
+		}
+
+	}
+
+}

@@ -1,0 +1,133 @@
+package dev.ratelimit.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * Boots the sample as shipped (its routes forward to its own upstream on its own port)
+ * and proves that it limits. Time stands still, so no window rolls over mid-test.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+class SampleGatewayApplicationTests {
+
+	private static final int PORT = freePort();
+
+	private WebTestClient client;
+
+	@DynamicPropertySource
+	static void port(DynamicPropertyRegistry registry) {
+		registry.add("server.port", () -> PORT);
+	}
+
+	@BeforeEach
+	void client() {
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + PORT)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	@Test
+	void anonymousOrdersAreLimitedToFivePerMinute() {
+		for (int remaining = 4; remaining >= 0; remaining--) {
+			this.client.get()
+				.uri("/api/orders/42")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("RateLimit-Limit", "5")
+				.expectHeader()
+				.valueEquals("RateLimit-Remaining", Integer.toString(remaining))
+				.expectBody()
+				.jsonPath("$.path")
+				.isEqualTo("/upstream/orders/42");
+		}
+		this.client.get()
+			.uri("/api/orders/42")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectHeader()
+			.exists("Retry-After")
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.detail")
+			.isEqualTo("You have exceeded the rate limit of 5 requests per minute.")
+			.jsonPath("$.instance")
+			.isEqualTo("/api/orders/42");
+	}
+
+	@Test
+	void theProKeyHasItsOwnLargerQuota() {
+		this.client.get()
+			.uri("/api/orders/7")
+			.header("X-API-Key", "demo-pro-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals("RateLimit-Limit", "100")
+			.expectHeader()
+			.valueEquals("X-RateLimit-Policy", "100;w=60");
+	}
+
+	@Test
+	void paymentsQueueThreeThenReject() {
+		for (int i = 0; i < 3; i++) {
+			this.client.get().uri("/api/payments/1").exchange().expectStatus().isOk();
+		}
+		this.client.get().uri("/api/payments/1").exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+	}
+
+	@Test
+	void reportsAreOnlyShadowLimited() {
+		for (int i = 0; i < 5; i++) {
+			this.client.get().uri("/api/reports/daily").exchange().expectStatus().isOk();
+		}
+		this.client.get()
+			.uri("/api/reports/daily")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals("RateLimit-Remaining", "0");
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class FrozenClock {
+
+		@Bean
+		MonotonicClock frozenClock() {
+			return () -> 0L;
+		}
+
+	}
+
+}
