@@ -122,10 +122,25 @@ public class RateLimitsEndpoint {
 		BucketStore store = store(policy);
 		Map<String, List<LimitDescriptor>> tiers = new TreeMap<>();
 		policy.tiers().forEach((name, tier) -> tiers.put(name, describe(tier)));
+		// One unreachable remote store must not hide every other policy from the operator.
 		return store.bucketCount(policy)
+			.map(LiveBuckets::counted)
+			.onErrorResume((failure) -> Mono.just(LiveBuckets.failed(store, failure)))
 			.map((liveBuckets) -> new PolicyDescriptor(policy.id(), describe(policy.key()), policy.shadow(),
-					policy.cost(), store.name(), List.copyOf(routeIds), liveBuckets, this.totals.totals(policy.id()),
-					policy.defaultTier().name(), tiers));
+					policy.cost(), store.name(), List.copyOf(routeIds), liveBuckets.count(),
+					liveBuckets.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
+	}
+
+	private record LiveBuckets(@Nullable Long count, @Nullable String countError) {
+
+		static LiveBuckets counted(long count) {
+			return new LiveBuckets(count, null);
+		}
+
+		static LiveBuckets failed(BucketStore store, Throwable failure) {
+			return new LiveBuckets(null, "the " + store.name() + " store could not count its buckets: " + failure);
+		}
+
 	}
 
 	private static List<LimitDescriptor> describe(Tier tier) {
@@ -277,13 +292,17 @@ public class RateLimitsEndpoint {
 	 * @param cost units one request consumes
 	 * @param store the store its buckets live in
 	 * @param routes the ids of the routes that use it
-	 * @param liveBuckets how many buckets it has now (may be approximate)
+	 * @param liveBuckets how many buckets it has now (may be approximate), or
+	 * {@code null} when its store could not count them
+	 * @param liveBucketsError why its store could not count its buckets, or
+	 * {@code null}
 	 * @param totals its decisions since start-up
 	 * @param defaultTier the tier used for tiers it does not list
 	 * @param tiers its limits by tier name
 	 */
 	public record PolicyDescriptor(String id, String key, boolean shadow, long cost, String store,
-			List<String> routes, long liveBuckets, Totals totals, String defaultTier,
+			List<String> routes, @Nullable Long liveBuckets, @Nullable String liveBucketsError, Totals totals,
+			String defaultTier,
 			Map<String, List<LimitDescriptor>> tiers) {
 
 		public PolicyDescriptor {

@@ -72,6 +72,7 @@ class RateLimitsEndpointGatewayTests {
 		assertThat(json.read("$.policies.orders.totals", Map.class)).containsKeys("allowed", "rejected",
 				"shadowRejected", "errors");
 		assertThat(json.read("$.policies.orders.liveBuckets", Long.class)).isNotNegative();
+		assertThat(json.read("$.policies.orders", Map.class)).doesNotContainKey("liveBucketsError");
 	}
 
 	@Test

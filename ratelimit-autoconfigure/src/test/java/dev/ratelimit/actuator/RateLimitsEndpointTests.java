@@ -10,8 +10,10 @@ import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.policy.RateLimitPolicy;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -51,6 +53,7 @@ class RateLimitsEndpointTests {
 		assertThat(orders.shadow()).isFalse();
 		assertThat(orders.store()).isEqualTo("caffeine");
 		assertThat(orders.liveBuckets()).isEqualTo(2);
+		assertThat(orders.liveBucketsError()).isNull();
 		assertThat(orders.totals()).isEqualTo(new RateLimitTotals.Totals(2, 1, 0, 0));
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
@@ -65,6 +68,29 @@ class RateLimitsEndpointTests {
 		assertThat(search.cost()).isEqualTo(2);
 		assertThat(search.tiers().get("anonymous"))
 			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 5L, "window", "1500ms")));
+	}
+
+	@Test
+	void storeThatCannotCountLeavesTheOtherPoliciesListed() {
+		InMemoryBucketStore failing = new InMemoryBucketStore("caffeine") {
+
+			@Override
+			public Mono<Long> bucketCount(RateLimitPolicy policy) {
+				return policy.id().equals("orders") ? Mono.error(new IllegalStateException("connection refused"))
+						: super.bucketCount(policy);
+			}
+
+		};
+		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), List.of(failing), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null);
+		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
+		PolicyDescriptor orders = descriptor.policies().get("orders");
+		assertThat(orders.liveBuckets()).isNull();
+		assertThat(orders.liveBucketsError())
+			.isEqualTo("the caffeine store could not count its buckets: java.lang.IllegalStateException: connection refused");
+		PolicyDescriptor search = descriptor.policies().get("search");
+		assertThat(search.liveBuckets()).isZero();
+		assertThat(search.liveBucketsError()).isNull();
 	}
 
 	@Test
