@@ -29,7 +29,9 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 
 	private final MeterRegistry registry;
 
-	private final ConcurrentMap<String, ConcurrentMap<String, ConcurrentMap<String, Counter[]>>> countersByPolicy = new ConcurrentHashMap<>();
+	/** Counters by policy, tier, route and outcome ordinal. */
+	private final ConcurrentMap<String, ConcurrentMap<String, ConcurrentMap<String, Counter[]>>> countersByPolicy =
+			new ConcurrentHashMap<>();
 
 	private final ConcurrentMap<String, Timer> timersByStore = new ConcurrentHashMap<>();
 
