@@ -1,0 +1,379 @@
+package dev.ratelimit.actuator;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.LimitSnapshot;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+/**
+ * {@link Endpoint @Endpoint} that shows the rate limit policies, their live buckets, and
+ * resets one client's buckets. Read access by default: resetting needs
+ * {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
+ * masked by a {@link KeyMasker}; selectors take raw keys, so an operator who knows a
+ * key can look it up or reset it.
+ */
+@Endpoint(id = "ratelimits", defaultAccess = Access.READ_ONLY)
+public class RateLimitsEndpoint {
+
+	static final int DEFAULT_LIMIT = 100;
+
+	/**
+	 * The most buckets one listing shows: a listing holds that many snapshots at once,
+	 * and a store may hold millions of buckets.
+	 */
+	static final int MAX_LIMIT = 10_000;
+
+	private static final ChronoUnit[] DURATION_UNITS = { ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
+			ChronoUnit.SECONDS, ChronoUnit.MILLIS };
+
+	private static final Map<ChronoUnit, String> DURATION_SUFFIXES = Map.of(ChronoUnit.DAYS, "d", ChronoUnit.HOURS,
+			"h", ChronoUnit.MINUTES, "m", ChronoUnit.SECONDS, "s", ChronoUnit.MILLIS, "ms");
+
+	private final RateLimitPolicies policies;
+
+	private final Map<String, BucketStore> storesByName;
+
+	private final RateLimitTotals totals;
+
+	private final KeyMasker keyMasker;
+
+	private final @Nullable RateLimitedRoutes routes;
+
+	/**
+	 * @param policies the configured policies
+	 * @param stores the bucket stores, found by {@link BucketStore#name()}
+	 * @param totals the decisions counted so far
+	 * @param keyMasker how listings show keys
+	 * @param routes which routes use each policy, or {@code null} outside a gateway
+	 */
+	public RateLimitsEndpoint(RateLimitPolicies policies, List<BucketStore> stores, RateLimitTotals totals,
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
+		this.policies = policies;
+		this.storesByName = storesByName(stores);
+		this.totals = totals;
+		this.keyMasker = keyMasker;
+		this.routes = routes;
+	}
+
+	private static Map<String, BucketStore> storesByName(List<BucketStore> stores) {
+		Map<String, BucketStore> byName = new LinkedHashMap<>();
+		for (BucketStore store : stores) {
+			BucketStore previous = byName.putIfAbsent(store.name(), store);
+			if (previous != null) {
+				throw new IllegalStateException("Two bucket stores are named '" + store.name() + "': "
+						+ previous.getClass().getName() + " and " + store.getClass().getName());
+			}
+		}
+		return Map.copyOf(byName);
+	}
+
+	/**
+	 * Every policy: its tiers and limits as configured, the routes that use it, its
+	 * live buckets and its decisions so far.
+	 */
+	@ReadOperation
+	public Mono<RateLimitsDescriptor> rateLimits() {
+		Mono<Map<String, List<String>>> routeIdsByPolicy = (this.routes != null) ? this.routes.routeIdsByPolicy()
+				: Mono.just(Map.of());
+		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.byId()).values())
+			.concatMap((policy) -> describe(policy, routeIds.getOrDefault(policy.id(), List.of())))
+			.collectList()
+			.map(this::describeAll));
+	}
+
+	private RateLimitsDescriptor describeAll(List<PolicyDescriptor> policies) {
+		TreeSet<String> stores = new TreeSet<>();
+		Map<String, PolicyDescriptor> byId = new LinkedHashMap<>();
+		for (PolicyDescriptor policy : policies) {
+			stores.add(policy.store());
+			byId.put(policy.id(), policy);
+		}
+		return new RateLimitsDescriptor(List.copyOf(stores), byId);
+	}
+
+	private Mono<PolicyDescriptor> describe(RateLimitPolicy policy, List<String> routeIds) {
+		BucketStore store = store(policy);
+		Map<String, List<LimitDescriptor>> tiers = new TreeMap<>();
+		policy.tiers().forEach((name, tier) -> tiers.put(name, describe(tier)));
+		// One unreachable remote store must not hide every other policy from the operator.
+		return store.bucketCount(policy)
+			.map(LiveBuckets::counted)
+			.onErrorResume((failure) -> Mono.just(LiveBuckets.failed(store, failure)))
+			.map((liveBuckets) -> new PolicyDescriptor(policy.id(), describe(policy.key()), policy.shadow(),
+					policy.cost(), store.name(), List.copyOf(routeIds), liveBuckets.count(),
+					liveBuckets.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
+	}
+
+	private record LiveBuckets(@Nullable Long count, @Nullable String countError) {
+
+		static LiveBuckets counted(long count) {
+			return new LiveBuckets(count, null);
+		}
+
+		static LiveBuckets failed(BucketStore store, Throwable failure) {
+			return new LiveBuckets(null, "the " + store.name() + " store could not count its buckets: " + failure);
+		}
+
+	}
+
+	private static List<LimitDescriptor> describe(Tier tier) {
+		List<LimitDescriptor> limits = new ArrayList<>();
+		for (Limit limit : tier.limits()) {
+			Map<String, Object> parameters = new LinkedHashMap<>();
+			limit.parameters().forEach((name, value) -> parameters.put(name, readable(value)));
+			limits.add(new LimitDescriptor(limit.algorithm().configName(), parameters));
+		}
+		return limits;
+	}
+
+	private static String describe(KeySource key) {
+		if (key instanceof KeySource.Header header) {
+			return "header:" + header.headerName();
+		}
+		if (key instanceof KeySource.Bean bean) {
+			return "#{@" + bean.beanName() + "}";
+		}
+		if (key instanceof KeySource.ClientIp) {
+			return "ip";
+		}
+		if (key instanceof KeySource.Principal) {
+			return "principal";
+		}
+		if (key instanceof KeySource.Route) {
+			return "route";
+		}
+		return "api-key";
+	}
+
+	private static Object readable(Object value) {
+		if (!(value instanceof Duration duration)) {
+			return value;
+		}
+		for (ChronoUnit unit : DURATION_UNITS) {
+			long unitNanos = unit.getDuration().toNanos();
+			if (duration.toNanos() % unitNanos == 0) {
+				return (duration.toNanos() / unitNanos) + DURATION_SUFFIXES.get(unit);
+			}
+		}
+		return duration.toNanos() + "ns";
+	}
+
+	/**
+	 * The policy's live buckets, hottest first: most requests, then closest to
+	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}.
+	 * @param policy the policy id
+	 * @param limit how many buckets to show, 1 to 10,000; 100 when absent
+	 */
+	@ReadOperation
+	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
+		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		if (rateLimitPolicy == null) {
+			return Mono.empty();
+		}
+		int shown = (limit != null) ? limit : DEFAULT_LIMIT;
+		if (shown < 1 || shown > MAX_LIMIT) {
+			return Mono.error(new InvalidEndpointRequestException(
+					"limit must be between 1 and " + MAX_LIMIT + ", was " + shown, "Invalid limit"));
+		}
+		BucketStore store = store(rateLimitPolicy);
+		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)
+			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
+			.map((buckets) -> describe(buckets.hottestFirst()));
+		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest)
+			.map((countAndBuckets) -> new BucketsDescriptor(policy, store.name(), countAndBuckets.getT1(),
+					countAndBuckets.getT2()));
+	}
+
+	/**
+	 * One client's buckets: one per tier it was judged under. Empty (404) when the
+	 * policy is unknown or the key has no bucket.
+	 * @param policy the policy id
+	 * @param key the raw client key
+	 */
+	@ReadOperation
+	public Mono<ClientBucketsDescriptor> clientBuckets(@Selector String policy, @Selector String key) {
+		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		if (rateLimitPolicy == null) {
+			return Mono.empty();
+		}
+		BucketStore store = store(rateLimitPolicy);
+		return store.bucket(rateLimitPolicy, key)
+			.collectList()
+			.filter((buckets) -> !buckets.isEmpty())
+			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(buckets)));
+	}
+
+	/**
+	 * Forgets one client's buckets so that its next request is judged as new.
+	 * @param policy the policy id
+	 * @param key the raw client key
+	 * @return 204 when buckets were reset, 404 when the policy is unknown or the key
+	 * has no bucket
+	 */
+	@DeleteOperation
+	public Mono<WebEndpointResponse<Void>> reset(@Selector String policy, @Selector String key) {
+		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		if (rateLimitPolicy == null) {
+			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
+		}
+		return store(rateLimitPolicy).reset(rateLimitPolicy, key)
+			.map((reset) -> new WebEndpointResponse<>(
+					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
+	}
+
+	private List<BucketDescriptor> describe(List<BucketSnapshot> buckets) {
+		List<BucketDescriptor> descriptors = new ArrayList<>(buckets.size());
+		for (BucketSnapshot bucket : buckets) {
+			descriptors.add(new BucketDescriptor(this.keyMasker.display(bucket.id().key()), bucket.id().tier(),
+					bucket.requests(), bucket.limits()));
+		}
+		return descriptors;
+	}
+
+	private BucketStore store(RateLimitPolicy policy) {
+		BucketStore store = this.storesByName.get(policy.store().storeName());
+		if (store == null) {
+			throw new IllegalStateException("Policy '" + policy.id() + "' keeps its buckets in the '"
+					+ policy.store().storeName() + "' store, but there is no such BucketStore bean (there are: "
+					+ new TreeSet<>(this.storesByName.keySet()) + ")");
+		}
+		return store;
+	}
+
+	/**
+	 * The rate limits of the application.
+	 *
+	 * @param stores the names of the stores policies keep their buckets in
+	 * @param policies the policies by id
+	 */
+	public record RateLimitsDescriptor(List<String> stores,
+			Map<String, PolicyDescriptor> policies) implements OperationResponseBody {
+
+		public RateLimitsDescriptor {
+			stores = List.copyOf(stores);
+			policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+		}
+
+	}
+
+	/**
+	 * A policy as configured, with its live state.
+	 *
+	 * @param id the policy id
+	 * @param key whose quota a request counts against, as configured
+	 * @param shadow whether the policy only reports and never rejects
+	 * @param cost units one request consumes
+	 * @param store the store its buckets live in
+	 * @param routes the ids of the routes that use it
+	 * @param liveBuckets how many buckets it has now (may be approximate), or
+	 * {@code null} when its store could not count them
+	 * @param liveBucketsError why its store could not count its buckets, or
+	 * {@code null}
+	 * @param totals its decisions since start-up
+	 * @param defaultTier the tier used for tiers it does not list
+	 * @param tiers its limits by tier name
+	 */
+	public record PolicyDescriptor(String id, String key, boolean shadow, long cost, String store,
+			List<String> routes, @Nullable Long liveBuckets, @Nullable String liveBucketsError, Totals totals,
+			String defaultTier,
+			Map<String, List<LimitDescriptor>> tiers) {
+
+		public PolicyDescriptor {
+			routes = List.copyOf(routes);
+			tiers = Collections.unmodifiableMap(new TreeMap<>(tiers));
+		}
+
+	}
+
+	/**
+	 * A limit as configured.
+	 *
+	 * @param algorithm the algorithm's configuration name
+	 * @param parameters its parameters by property name, durations as configured
+	 * ({@code 1m}, {@code 500ms})
+	 */
+	public record LimitDescriptor(String algorithm, Map<String, Object> parameters) {
+
+		public LimitDescriptor {
+			parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+		}
+
+	}
+
+	/**
+	 * The hottest live buckets of a policy.
+	 *
+	 * @param policy the policy id
+	 * @param store the store the buckets live in
+	 * @param liveBuckets how many buckets the policy has in all (may be approximate)
+	 * @param buckets the hottest buckets, hottest first
+	 */
+	public record BucketsDescriptor(String policy, String store, long liveBuckets,
+			List<BucketDescriptor> buckets) implements OperationResponseBody {
+
+		public BucketsDescriptor {
+			buckets = List.copyOf(buckets);
+		}
+
+	}
+
+	/**
+	 * One client's buckets in a policy.
+	 *
+	 * @param policy the policy id
+	 * @param store the store the buckets live in
+	 * @param buckets one bucket per tier the client was judged under
+	 */
+	public record ClientBucketsDescriptor(String policy, String store,
+			List<BucketDescriptor> buckets) implements OperationResponseBody {
+
+		public ClientBucketsDescriptor {
+			buckets = List.copyOf(buckets);
+		}
+
+	}
+
+	/**
+	 * A live bucket.
+	 *
+	 * @param key the client key, masked unless keys are shown
+	 * @param tier the tier it was judged under
+	 * @param requests requests judged against it since it was created
+	 * @param limits its limits as they stand now, in the tier's order
+	 */
+	public record BucketDescriptor(String key, String tier, long requests, List<LimitSnapshot> limits) {
+
+		public BucketDescriptor {
+			limits = List.copyOf(limits);
+		}
+
+	}
+
+}

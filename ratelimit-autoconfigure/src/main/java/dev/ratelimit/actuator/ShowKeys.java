@@ -1,0 +1,14 @@
+package dev.ratelimit.actuator;
+
+/**
+ * Whether the {@code ratelimits} endpoint shows client keys in bucket listings.
+ */
+public enum ShowKeys {
+
+	/** Show a short prefix and a stable hash of each key, never the key itself. */
+	NEVER,
+
+	/** Show every key as it is. */
+	ALWAYS
+
+}

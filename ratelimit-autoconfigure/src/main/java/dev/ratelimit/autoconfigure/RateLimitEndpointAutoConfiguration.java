@@ -1,0 +1,60 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.actuator.KeyMasker;
+import dev.ratelimit.actuator.RateLimitTotals;
+import dev.ratelimit.actuator.RateLimitedRoutes;
+import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the {@code ratelimits}
+ * endpoint and the totals it shows. Present only when the endpoint is exposed.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class,
+		afterName = { "dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
+				"org.springframework.cloud.gateway.config.GatewayAutoConfiguration" })
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+@ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
+@ConditionalOnBean(RateLimitPolicies.class)
+@EnableConfigurationProperties(RateLimitActuatorProperties.class)
+@Import(RateLimitedRoutesConfiguration.class)
+public final class RateLimitEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitTotals rateLimitTotals() {
+		return new RateLimitTotals();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+			RateLimitTotals totals, RateLimitActuatorProperties properties,
+			ObjectProvider<RateLimitedRoutes> routes) {
+		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker(properties),
+				routes.getIfAvailable());
+	}
+
+	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {
+		int prefixLength = properties.getMaskPrefixLength();
+		if (prefixLength < 0) {
+			throw new InvalidConfigurationPropertyValueException("ratelimit.actuator.mask-prefix-length",
+					prefixLength, "It must not be negative.");
+		}
+		return new KeyMasker(properties.getShowKeys(), prefixLength);
+	}
+
+}

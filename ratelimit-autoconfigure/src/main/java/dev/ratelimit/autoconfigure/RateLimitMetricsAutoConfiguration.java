@@ -1,0 +1,49 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitRequestMetrics;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStore;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
+ * {@code ratelimit.requests}, {@code ratelimit.decision} and
+ * {@code ratelimit.buckets}, in whatever registry Micrometer is set up with.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
+		"dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public final class RateLimitMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitRequestMetrics rateLimitRequestMetrics(MeterRegistry registry) {
+		return new RateLimitRequestMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RateLimitPolicies.class)
+	RateLimitBucketMetrics rateLimitBucketMetrics(RateLimitPolicies policies, ObjectProvider<BucketStore> stores) {
+		Map<String, BucketStore> storesByName = new LinkedHashMap<>();
+		stores.orderedStream().forEach((store) -> storesByName.put(store.name(), store));
+		return new RateLimitBucketMetrics(policies, storesByName);
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.ratelimit.metrics;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.gateway.RateLimitListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Records every decision as {@code ratelimit.requests} (a counter tagged policy, tier,
+ * route and outcome; never the client key, whose cardinality is unbounded) and
+ * {@code ratelimit.decision} (a timer of the time spent waiting for the store, tagged
+ * store). Meters are registered the first time a policy, tier and route are seen and
+ * looked up without allocating afterwards, so the request path never builds a meter.
+ */
+public final class RateLimitRequestMetrics implements RateLimitListener {
+
+	/** Name of the counter of decisions. */
+	public static final String REQUESTS = "ratelimit.requests";
+
+	/** Name of the timer of decisions. */
+	public static final String DECISION = "ratelimit.decision";
+
+	private static final Outcome[] OUTCOMES = Outcome.values();
+
+	private final MeterRegistry registry;
+
+	/** Counters by policy, tier, route and outcome ordinal. */
+	private final ConcurrentMap<String, ConcurrentMap<String, ConcurrentMap<String, Counter[]>>> countersByPolicy =
+			new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<String, Timer> timersByStore = new ConcurrentHashMap<>();
+
+	public RateLimitRequestMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
+			long decisionNanos) {
+		counters(policy, tier, routeId)[outcome.ordinal()].increment();
+		timer(store).record(decisionNanos, TimeUnit.NANOSECONDS);
+	}
+
+	private Counter[] counters(String policy, String tier, String routeId) {
+		ConcurrentMap<String, Counter[]> byRoute = child(child(this.countersByPolicy, policy), tier);
+		Counter[] counters = byRoute.get(routeId);
+		return (counters != null) ? counters
+				: byRoute.computeIfAbsent(routeId, (id) -> registerCounters(policy, tier, routeId));
+	}
+
+	private static <V> ConcurrentMap<String, V> child(ConcurrentMap<String, ConcurrentMap<String, V>> parent,
+			String key) {
+		ConcurrentMap<String, V> child = parent.get(key);
+		return (child != null) ? child : parent.computeIfAbsent(key, (k) -> new ConcurrentHashMap<>());
+	}
+
+	/**
+	 * Registers the counters of every outcome at once, so that an outcome that has not
+	 * happened yet reads 0 rather than being absent (rates over absent series are empty).
+	 */
+	private Counter[] registerCounters(String policy, String tier, String routeId) {
+		Counter[] counters = new Counter[OUTCOMES.length];
+		for (Outcome outcome : OUTCOMES) {
+			counters[outcome.ordinal()] = Counter.builder(REQUESTS)
+				.description("Requests judged by rate limit policies")
+				.tag("policy", policy)
+				.tag("tier", tier)
+				.tag("route", routeId)
+				.tag("outcome", outcome.tagValue())
+				.register(this.registry);
+		}
+		return counters;
+	}
+
+	private Timer timer(String store) {
+		Timer timer = this.timersByStore.get(store);
+		return (timer != null) ? timer : this.timersByStore.computeIfAbsent(store,
+				(name) -> Timer.builder(DECISION)
+					.description("Time spent waiting for a bucket store's verdict")
+					.tag("store", name)
+					.register(this.registry));
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.ratelimit.actuator;
+
+import java.util.Map;
+
+import dev.ratelimit.store.StoreHealth;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link BucketStoreHealthIndicator}.
+ */
+class BucketStoreHealthIndicatorTests {
+
+	@Test
+	void upStoreIsUpWithItsNameAndDetails() {
+		InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+		store.setHealth(new StoreHealth(true, Map.of("buckets", 12L)));
+		Health health = new BucketStoreHealthIndicator(store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("store", "caffeine").containsEntry("buckets", 12L);
+	}
+
+	@Test
+	void storeInItsFailureModeIsDownWithTheFailureMode() {
+		InMemoryBucketStore store = new InMemoryBucketStore("redis");
+		store.setHealth(new StoreHealth(false, Map.of("failureMode", "fail-open", "remote", "connection refused")));
+		Health health = new BucketStoreHealthIndicator(store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("store", "redis")
+			.containsEntry("failureMode", "fail-open")
+			.containsEntry("remote", "connection refused");
+	}
+
+	@Test
+	void storeWhoseHealthCheckThrowsIsDownWithTheError() {
+		InMemoryBucketStore store = new InMemoryBucketStore("redis") {
+
+			@Override
+			public StoreHealth health() {
+				throw new IllegalStateException("boom");
+			}
+
+		};
+		Health health = new BucketStoreHealthIndicator(store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("error", "java.lang.IllegalStateException: boom");
+	}
+
+}

@@ -1,0 +1,213 @@
+package dev.ratelimit.actuator;
+
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End-to-end tests of the {@code ratelimits} endpoint, metrics and health against a
+ * running gateway ({@code application-actuator.yml}) that grants write access to the
+ * endpoint. Each test sends its own API key, and the metrics test its own policy, so no
+ * test depends on another.
+ */
+@SpringBootTest(classes = ActuatorGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "management.endpoint.ratelimits.access=unrestricted")
+@AutoConfigureWebTestClient
+@ActiveProfiles("actuator")
+class RateLimitsEndpointGatewayTests {
+
+	@Autowired
+	private WebTestClient client;
+
+	@Test
+	void listingShowsTheExhaustedBucketWithRemainingZeroAndItsKeyMasked() {
+		assertThat(send("/orders", "listing-key", 5)).containsExactly(200, 200, 200, 429, 429);
+		String body = read("/actuator/ratelimits/orders");
+		assertThat(body).doesNotContain("listing-key");
+		DocumentContext json = JsonPath.parse(body);
+		assertThat(json.read("$.policy", String.class)).isEqualTo("orders");
+		assertThat(json.read("$.store", String.class)).isEqualTo("caffeine");
+		// echo -n listing-key | sha256sum: e1d93ef8...
+		Map<String, Object> bucket = onlyBucket(json, "list…e1d93ef8");
+		assertThat(bucket).containsEntry("tier", "free").containsEntry("requests", 5);
+		Map<String, Object> limit = firstLimit(bucket);
+		assertThat(limit).containsEntry("algorithm", "token-bucket")
+			.containsEntry("limit", 3)
+			.containsEntry("remaining", 0);
+		assertThat((Integer) limit.get("resetSeconds")).isPositive();
+		assertThat(limit.get("state")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("tokens");
+	}
+
+	@Test
+	void policyListingShowsRoutesLimitsBucketsAndTotals() {
+		assertThat(send("/orders", "reset-key", 0)).isEmpty();
+		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits"));
+		assertThat(json.read("$.stores", List.class)).containsExactly("caffeine");
+		assertThat(json.read("$.policies.orders.routes", List.class)).containsExactly("orders");
+		assertThat(json.read("$.policies.metered.routes", List.class)).containsExactly("metered");
+		assertThat(json.read("$.policies.orders.key", String.class)).isEqualTo("api-key");
+		assertThat(json.read("$.policies.orders.store", String.class)).isEqualTo("caffeine");
+		assertThat(json.read("$.policies.orders.tiers.free[0].algorithm", String.class)).isEqualTo("token-bucket");
+		assertThat(json.read("$.policies.orders.tiers.free[0].parameters", Map.class))
+			.containsEntry("capacity", 3)
+			.containsEntry("refill-rate", 1.0)
+			.containsEntry("refill-period", "1d");
+		assertThat(json.read("$.policies.orders.tiers.anonymous[0].parameters", Map.class))
+			.containsEntry("limit", 1000)
+			.containsEntry("window", "1d");
+		assertThat(json.read("$.policies.orders.totals", Map.class)).containsKeys("allowed", "rejected",
+				"shadowRejected", "errors");
+		assertThat(json.read("$.policies.orders.liveBuckets", Long.class)).isNotNegative();
+		assertThat(json.read("$.policies.orders", Map.class)).doesNotContainKey("liveBucketsError");
+	}
+
+	@Test
+	void perKeyReadShowsTheClientsBucketState() {
+		assertThat(send("/orders", "lookup-key", 2)).containsExactly(200, 200);
+		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits/orders/lookup-key"));
+		assertThat(json.read("$.policy", String.class)).isEqualTo("orders");
+		// echo -n lookup-key | sha256sum: 0445d226...
+		Map<String, Object> bucket = onlyBucket(json, "look…0445d226");
+		assertThat(bucket).containsEntry("tier", "free").containsEntry("requests", 2);
+		assertThat(firstLimit(bucket)).containsEntry("remaining", 1);
+	}
+
+	@Test
+	void deleteRestoresTheQuota() {
+		assertThat(send("/orders", "reset-key", 4)).containsExactly(200, 200, 200, 429);
+		this.client.delete().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isNoContent();
+		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isNotFound();
+		assertThat(send("/orders", "reset-key", 1)).containsExactly(200);
+		Map<String, Object> bucket = onlyBucket(JsonPath.parse(read("/actuator/ratelimits/orders/reset-key")),
+				"rese…52102102");
+		assertThat(bucket).containsEntry("requests", 1);
+		assertThat(firstLimit(bucket)).containsEntry("remaining", 2);
+	}
+
+	@Test
+	void ipKeysAreReadAndResetByTheirRawValue() {
+		for (String ip : new String[] { "203.0.113.7", "2001:db8::7" }) {
+			for (int i = 0; i < 3; i++) {
+				this.client.get().uri("/by-client").header("X-Client", ip).exchange();
+			}
+			Map<String, Object> bucket = JsonPath.parse(read("/actuator/ratelimits/by-client/" + ip))
+				.read("$.buckets[0]");
+			assertThat(bucket).containsEntry("tier", "anonymous").containsEntry("requests", 3);
+			assertThat(firstLimit(bucket)).containsEntry("algorithm", "sliding-window-log")
+				.containsEntry("remaining", 0);
+			assertThat((String) bucket.get("key")).doesNotContain(ip);
+			this.client.delete().uri("/actuator/ratelimits/by-client/" + ip).exchange().expectStatus().isNoContent();
+			this.client.get()
+				.uri("/by-client")
+				.header("X-Client", ip)
+				.exchange()
+				.expectStatus()
+				.isOk();
+		}
+	}
+
+	@Test
+	void unknownPolicyOrKeyIsNotFound() {
+		this.client.get().uri("/actuator/ratelimits/nope").exchange().expectStatus().isNotFound();
+		this.client.get().uri("/actuator/ratelimits/nope/some-key").exchange().expectStatus().isNotFound();
+		this.client.get().uri("/actuator/ratelimits/orders/never-seen").exchange().expectStatus().isNotFound();
+		this.client.delete().uri("/actuator/ratelimits/nope/some-key").exchange().expectStatus().isNotFound();
+		this.client.delete().uri("/actuator/ratelimits/orders/never-seen").exchange().expectStatus().isNotFound();
+	}
+
+	@Test
+	void limitOutsideOneToTenThousandIsABadRequest() {
+		this.client.get().uri("/actuator/ratelimits/orders?limit=0").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=10001").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=ten").exchange().expectStatus().isBadRequest();
+		this.client.get().uri("/actuator/ratelimits/orders?limit=1").exchange().expectStatus().isOk();
+	}
+
+	@Test
+	void metricCountsEqualTheResponsesSent() {
+		List<Integer> statuses = send("/metered", "metered-key", 5);
+		long allowed = statuses.stream().filter((status) -> status == 200).count();
+		long rejected = statuses.stream().filter((status) -> status == 429).count();
+		assertThat(allowed).isEqualTo(3);
+		assertThat(rejected).isEqualTo(2);
+		assertThat(count("ratelimit.requests", "policy:metered", "outcome:allowed")).isEqualTo(allowed);
+		assertThat(count("ratelimit.requests", "policy:metered", "outcome:rejected")).isEqualTo(rejected);
+		assertThat(count("ratelimit.requests", "policy:metered", "tier:free", "route:metered")).isEqualTo(5);
+		assertThat(count("ratelimit.decision", "store:caffeine")).isGreaterThanOrEqualTo(5);
+		DocumentContext buckets = JsonPath.parse(read("/actuator/metrics/ratelimit.buckets?tag=policy:metered"));
+		assertThat(buckets.read("$.measurements[0].value", Double.class)).isEqualTo(1.0);
+		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits"));
+		assertThat(json.read("$.policies.metered.totals.allowed", Long.class)).isEqualTo(allowed);
+		assertThat(json.read("$.policies.metered.totals.rejected", Long.class)).isEqualTo(rejected);
+		assertThat(json.read("$.policies.metered.liveBuckets", Long.class)).isEqualTo(1);
+	}
+
+	@Test
+	void healthShowsRatelimitUpWithStoreDetails() {
+		DocumentContext json = JsonPath.parse(read("/actuator/health/ratelimit"));
+		assertThat(json.read("$.status", String.class)).isEqualTo("UP");
+		assertThat(json.read("$.details.store", String.class)).isEqualTo("caffeine");
+		assertThat(json.read("$.details.buckets", Long.class)).isNotNegative();
+	}
+
+	private List<Integer> send(String path, String apiKey, int requests) {
+		Integer[] statuses = new Integer[requests];
+		for (int i = 0; i < requests; i++) {
+			statuses[i] = this.client.get()
+				.uri(path)
+				.header("X-API-Key", apiKey)
+				.exchange()
+				.returnResult(String.class)
+				.getStatus()
+				.value();
+		}
+		return List.of(statuses);
+	}
+
+	private String read(String uri) {
+		return this.client.get()
+			.uri(uri)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.OK)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	private double count(String metric, String... tags) {
+		StringBuilder uri = new StringBuilder("/actuator/metrics/").append(metric);
+		for (int i = 0; i < tags.length; i++) {
+			uri.append((i == 0) ? "?" : "&").append("tag=").append(tags[i]);
+		}
+		return JsonPath.parse(read(uri.toString())).read("$.measurements[?(@.statistic == 'COUNT')].value",
+				List.class).stream().mapToDouble((value) -> ((Number) value).doubleValue()).sum();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> onlyBucket(DocumentContext json, String maskedKey) {
+		List<Map<String, Object>> buckets = json.read("$.buckets[?(@.key == '" + maskedKey + "')]", List.class);
+		assertThat(buckets).hasSize(1);
+		return buckets.get(0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> firstLimit(Map<String, Object> bucket) {
+		return ((List<Map<String, Object>>) bucket.get("limits")).get(0);
+	}
+
+}

@@ -1,0 +1,38 @@
+package dev.ratelimit.actuator;
+
+import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * End-to-end tests of the {@code ratelimits} endpoint with its default access, read
+ * only: buckets can be read but never reset.
+ */
+@SpringBootTest(classes = ActuatorGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureWebTestClient
+@ActiveProfiles("actuator")
+class RateLimitsEndpointReadOnlyGatewayTests {
+
+	@Autowired
+	private WebTestClient client;
+
+	@Test
+	void readsButNeverResets() {
+		this.client.get().uri("/orders").header("X-API-Key", "reset-key").exchange().expectStatus().isOk();
+		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isOk();
+		this.client.delete()
+			.uri("/actuator/ratelimits/orders/reset-key")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isOk();
+	}
+
+}

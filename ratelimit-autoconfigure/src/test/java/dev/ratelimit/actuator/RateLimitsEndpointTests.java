@@ -1,0 +1,242 @@
+package dev.ratelimit.actuator;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.ClientBucketsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.policy.RateLimitPolicy;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.cloud.gateway.filter.FilterDefinition;
+import org.springframework.cloud.gateway.route.RouteDefinition;
+
+import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for {@link RateLimitsEndpoint}.
+ */
+class RateLimitsEndpointTests {
+
+	private final InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+
+	private final RateLimitTotals totals = new RateLimitTotals();
+
+	private final RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+			this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
+
+	@Test
+	void listsEveryPolicyWithItsTiersLimitsBucketsAndTotals() {
+		this.store.add("orders", "anonymous", "203.0.113.7", 3, fixedWindow(60, 57))
+			.add("orders", "free", "demo-free-key", 1, fixedWindow(10, 9))
+			.add("search", "anonymous", "203.0.113.7", 1, fixedWindow(5, 3));
+		this.totals.onDecision("orders", "free", "r1", "caffeine", Outcome.ALLOWED, 10);
+		this.totals.onDecision("orders", "free", "r1", "caffeine", Outcome.ALLOWED, 10);
+		this.totals.onDecision("orders", "free", "r1", "caffeine", Outcome.REJECTED, 10);
+		RateLimitsDescriptor descriptor = this.endpoint.rateLimits().block();
+		assertThat(descriptor.stores()).containsExactly("caffeine");
+		assertThat(descriptor.policies()).containsOnlyKeys("orders", "search");
+		PolicyDescriptor orders = descriptor.policies().get("orders");
+		assertThat(orders.key()).isEqualTo("api-key");
+		assertThat(orders.shadow()).isFalse();
+		assertThat(orders.store()).isEqualTo("caffeine");
+		assertThat(orders.liveBuckets()).isEqualTo(2);
+		assertThat(orders.liveBucketsError()).isNull();
+		assertThat(orders.totals()).isEqualTo(new RateLimitTotals.Totals(2, 1, 0, 0));
+		assertThat(orders.defaultTier()).isEqualTo("anonymous");
+		assertThat(orders.routes()).isEmpty();
+		assertThat(orders.tiers().get("anonymous"))
+			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 60L, "window", "1m")));
+		assertThat(orders.tiers().get("free")).containsExactly(
+				new LimitDescriptor("token-bucket", Map.of("capacity", 10L, "refill-rate", 2.0, "refill-period", "1s")),
+				new LimitDescriptor("fixed-window", Map.of("limit", 10000L, "window", "1d")));
+		PolicyDescriptor search = descriptor.policies().get("search");
+		assertThat(search.key()).isEqualTo("ip");
+		assertThat(search.shadow()).isTrue();
+		assertThat(search.cost()).isEqualTo(2);
+		assertThat(search.tiers().get("anonymous"))
+			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 5L, "window", "1500ms")));
+	}
+
+	@Test
+	void storeThatCannotCountLeavesTheOtherPoliciesListed() {
+		InMemoryBucketStore failing = new InMemoryBucketStore("caffeine") {
+
+			@Override
+			public Mono<Long> bucketCount(RateLimitPolicy policy) {
+				return policy.id().equals("orders") ? Mono.error(new IllegalStateException("connection refused"))
+						: super.bucketCount(policy);
+			}
+
+		};
+		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), List.of(failing), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null);
+		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
+		PolicyDescriptor orders = descriptor.policies().get("orders");
+		assertThat(orders.liveBuckets()).isNull();
+		assertThat(orders.liveBucketsError())
+			.isEqualTo("the caffeine store could not count its buckets: java.lang.IllegalStateException: connection refused");
+		PolicyDescriptor search = descriptor.policies().get("search");
+		assertThat(search.liveBuckets()).isZero();
+		assertThat(search.liveBucketsError()).isNull();
+	}
+
+	@Test
+	void listsTheRoutesThatNameEachPolicyIncludingDefaultFilters() {
+		RouteDefinition ordersRoute = route("orders-route", "RateLimit=orders");
+		RouteDefinition longForm = route("orders-long", "AddRequestHeader=X-Test, 1");
+		FilterDefinition longFilter = new FilterDefinition();
+		longFilter.setName("RateLimit");
+		longFilter.setArgs(Map.of("policy", "orders"));
+		longForm.getFilters().add(longFilter);
+		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
+		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
+				List.of(new FilterDefinition("RateLimit=search")));
+		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
+		RateLimitsDescriptor descriptor = withRoutes.rateLimits().block();
+		assertThat(descriptor.policies().get("orders").routes()).containsExactly("orders-route", "orders-long");
+		assertThat(descriptor.policies().get("search").routes()).containsExactly("orders-route", "orders-long",
+				"unlimited");
+	}
+
+	@Test
+	void listsBucketsHottestFirstWithKeysMasked() {
+		this.store.add("orders", "anonymous", "203.0.113.1", 5, fixedWindow(60, 55))
+			.add("orders", "anonymous", "203.0.113.2", 9, fixedWindow(60, 51))
+			.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0))
+			.add("search", "anonymous", "203.0.113.3", 50, fixedWindow(5, 0));
+		BucketsDescriptor buckets = this.endpoint.buckets("orders", null).block();
+		assertThat(buckets.policy()).isEqualTo("orders");
+		assertThat(buckets.store()).isEqualTo("caffeine");
+		assertThat(buckets.liveBuckets()).isEqualTo(3);
+		assertThat(buckets.buckets()).extracting(BucketDescriptor::requests).containsExactly(9L, 5L, 5L);
+		// Equal requests: the exhausted bucket comes first.
+		BucketDescriptor exhausted = buckets.buckets().get(1);
+		assertThat(exhausted.key()).isEqualTo("demo…9f8cfdb1");
+		assertThat(exhausted.tier()).isEqualTo("free");
+		assertThat(exhausted.limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.algorithm()).isEqualTo("fixed-window");
+			assertThat(limit.limit()).isEqualTo(10);
+			assertThat(limit.remaining()).isZero();
+			assertThat(limit.resetSeconds()).isEqualTo(42);
+			assertThat(limit.state()).containsEntry("count", 10L);
+		});
+		assertThat(buckets.buckets()).extracting(BucketDescriptor::key)
+			.noneMatch((key) -> key.contains("203.0.113"));
+	}
+
+	@Test
+	void showsKeysWhenAskedToAlways() {
+		this.store.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0));
+		RateLimitsEndpoint showing = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+				this.totals, new KeyMasker(ShowKeys.ALWAYS, 4), null);
+		assertThat(showing.buckets("orders", null).block().buckets()).extracting(BucketDescriptor::key)
+			.containsExactly("demo-free-key");
+	}
+
+	@Test
+	void capsListingAtLimitAfterWalkingEveryBucketOnce() {
+		for (int i = 0; i < 500; i++) {
+			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
+		}
+		BucketsDescriptor buckets = this.endpoint.buckets("orders", 3).block();
+		assertThat(buckets.liveBuckets()).isEqualTo(500);
+		assertThat(buckets.buckets()).extracting(BucketDescriptor::requests).containsExactly(499L, 498L, 497L);
+		assertThat(this.store.emitted()).isEqualTo(500);
+	}
+
+	@Test
+	void listsAtMostOneHundredBucketsByDefault() {
+		for (int i = 0; i < 150; i++) {
+			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
+		}
+		assertThat(this.endpoint.buckets("orders", null).block().buckets()).hasSize(100);
+	}
+
+	@Test
+	void rejectsLimitOutsideOneToTenThousand() {
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.buckets("orders", 0).block())
+			.withMessageContaining("limit must be between 1 and 10000, was 0");
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.buckets("orders", 10_001).block())
+			.withMessageContaining("limit must be between 1 and 10000, was 10001");
+		assertThat(this.endpoint.buckets("orders", 10_000).block().buckets()).isEmpty();
+	}
+
+	@Test
+	void unknownPolicyHasNoBuckets() {
+		assertThat(this.endpoint.buckets("nope", null).blockOptional()).isEmpty();
+		assertThat(this.endpoint.clientBuckets("nope", "k").blockOptional()).isEmpty();
+		assertThat(this.endpoint.reset("nope", "k").block().getStatus()).isEqualTo(404);
+	}
+
+	@Test
+	void readsOneClientsBucketsByRawKey() {
+		this.store.add("orders", "anonymous", "demo-free-key", 2, fixedWindow(60, 58))
+			.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 5))
+			.add("orders", "free", "other", 5, fixedWindow(10, 5));
+		ClientBucketsDescriptor client = this.endpoint.clientBuckets("orders", "demo-free-key").block();
+		assertThat(client.policy()).isEqualTo("orders");
+		assertThat(client.buckets()).extracting(BucketDescriptor::tier).containsExactly("anonymous", "free");
+		assertThat(client.buckets()).extracting(BucketDescriptor::key).allMatch((key) -> key.startsWith("demo…"));
+	}
+
+	@Test
+	void unknownKeyHasNoBuckets() {
+		this.store.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 5));
+		assertThat(this.endpoint.clientBuckets("orders", "other").blockOptional()).isEmpty();
+	}
+
+	@Test
+	void resetForgetsTheClientsBuckets() {
+		this.store.add("orders", "anonymous", "demo-free-key", 2, fixedWindow(60, 58))
+			.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 5))
+			.add("orders", "free", "other", 5, fixedWindow(10, 5));
+		WebEndpointResponse<Void> response = this.endpoint.reset("orders", "demo-free-key").block();
+		assertThat(response.getStatus()).isEqualTo(204);
+		assertThat(this.endpoint.clientBuckets("orders", "demo-free-key").blockOptional()).isEmpty();
+		assertThat(this.endpoint.clientBuckets("orders", "other").blockOptional()).isPresent();
+		assertThat(this.endpoint.reset("orders", "demo-free-key").block().getStatus()).isEqualTo(404);
+	}
+
+	@Test
+	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
+		RateLimitsEndpoint noStore = new RateLimitsEndpoint(TestPolicies.policies(),
+				List.of(new InMemoryBucketStore("redis")), this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
+		assertThatIllegalStateException().isThrownBy(() -> noStore.buckets("orders", null))
+			.withMessageContaining("'orders'")
+			.withMessageContaining("'caffeine'")
+			.withMessageContaining("[redis]");
+	}
+
+	@Test
+	void twoStoresWithOneNameAreRejected() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> new RateLimitsEndpoint(TestPolicies.policies(),
+					List.of(new InMemoryBucketStore("caffeine"), new InMemoryBucketStore("caffeine")), this.totals,
+					new KeyMasker(ShowKeys.NEVER, 4), null))
+			.withMessageContaining("'caffeine'");
+	}
+
+	private static RouteDefinition route(String id, String filter) {
+		RouteDefinition route = new RouteDefinition();
+		route.setId(id);
+		route.getFilters().add(new FilterDefinition(filter));
+		return route;
+	}
+
+}

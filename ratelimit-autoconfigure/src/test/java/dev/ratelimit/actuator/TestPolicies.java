@@ -1,0 +1,37 @@
+package dev.ratelimit.actuator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.StoreType;
+
+/**
+ * Policies for tests: {@code orders} (api-key; anonymous 60 per minute, free a token
+ * bucket of 10 at 2/s) and {@code search} (ip, shadow; anonymous 5 per second).
+ */
+public final class TestPolicies {
+
+	private TestPolicies() {
+	}
+
+	public static RateLimitPolicies policies() {
+		Tier anonymous = new Tier("anonymous", List.of(new FixedWindow(60, Duration.ofMinutes(1))));
+		Tier free = new Tier("free", List.of(new TokenBucket(10, 2, Duration.ofSeconds(1)),
+				new FixedWindow(10000, Duration.ofDays(1))));
+		RateLimitPolicy orders = new RateLimitPolicy("orders", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", anonymous, "free", free), anonymous);
+		Tier searchAnonymous = new Tier("anonymous", List.of(new FixedWindow(5, Duration.ofMillis(1500))));
+		RateLimitPolicy search = new RateLimitPolicy("search", new KeySource.ClientIp(), true, 2,
+				StoreType.CAFFEINE, Map.of("anonymous", searchAnonymous), searchAnonymous);
+		return new RateLimitPolicies(Map.of("orders", orders, "search", search), "anonymous",
+				Map.of("demo-free-key", "free"));
+	}
+
+}

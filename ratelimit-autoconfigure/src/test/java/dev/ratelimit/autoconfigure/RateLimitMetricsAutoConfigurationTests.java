@@ -1,0 +1,106 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.actuator.InMemoryBucketStore;
+import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitRequestMetrics;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RateLimitMetricsAutoConfiguration}.
+ */
+class RateLimitMetricsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+				RateLimitMetricsAutoConfiguration.class))
+		.withBean(RateLimitPolicies.class, TestPolicies::policies)
+		.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+				"demo-free-key", 3, fixedWindow(10, 7)));
+
+	@Test
+	void recordsRequestsAndGaugesBucketsInTheAutoConfiguredRegistry() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RateLimitRequestMetrics.class)
+				.hasSingleBean(RateLimitBucketMetrics.class);
+			context.getBean(RateLimitRequestMetrics.class)
+				.onDecision("orders", "free", "orders-route", "caffeine", Outcome.REJECTED, 1000);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("ratelimit.requests").tag("outcome", "rejected").counter().count())
+				.isEqualTo(1.0);
+			assertThat(registry.get("ratelimit.decision").tag("store", "caffeine").timer().count()).isEqualTo(1);
+			assertThat(registry.get("ratelimit.buckets").tag("policy", "orders").gauge().value()).isEqualTo(1.0);
+		});
+	}
+
+	@Test
+	void metricsReachPrometheusWhenTheUserAddsItsRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
+					RateLimitMetricsAutoConfiguration.class))
+			.withBean(RateLimitPolicies.class, TestPolicies::policies)
+			.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+					"demo-free-key", 3, fixedWindow(10, 7)))
+			.run((context) -> {
+				context.getBean(RateLimitRequestMetrics.class)
+					.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape).contains(
+						"ratelimit_requests_total{outcome=\"allowed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 1.0")
+					.contains("ratelimit_decision_seconds_count{store=\"caffeine\"} 1")
+					.contains("ratelimit_buckets{policy=\"orders\",store=\"caffeine\"} 1.0")
+					.doesNotContain("demo-free-key");
+			});
+	}
+
+	@Test
+	void isAbsentWithoutARegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RateLimitMetricsAutoConfiguration.class))
+			.withBean(RateLimitPolicies.class, TestPolicies::policies)
+			.run((context) -> assertThat(context).doesNotHaveBean(RateLimitRequestMetrics.class)
+				.doesNotHaveBean(RateLimitBucketMetrics.class));
+	}
+
+	@Test
+	void gaugesNothingWithoutPolicies() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RateLimitMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasSingleBean(RateLimitRequestMetrics.class)
+				.doesNotHaveBean(RateLimitBucketMetrics.class));
+	}
+
+	@Test
+	void backsOffWhenTheUserDefinesTheMetrics() {
+		SimpleMeterRegistry own = new SimpleMeterRegistry();
+		RateLimitRequestMetrics requestMetrics = new RateLimitRequestMetrics(own);
+		RateLimitBucketMetrics bucketMetrics = new RateLimitBucketMetrics(TestPolicies.policies(),
+				java.util.Map.of("caffeine", new InMemoryBucketStore("caffeine")));
+		this.contextRunner.withBean("myRequestMetrics", RateLimitRequestMetrics.class, () -> requestMetrics)
+			.withBean("myBucketMetrics", RateLimitBucketMetrics.class, () -> bucketMetrics)
+			.run((context) -> {
+				assertThat(context).getBean(RateLimitRequestMetrics.class).isSameAs(requestMetrics);
+				assertThat(context).getBean(RateLimitBucketMetrics.class).isSameAs(bucketMetrics);
+			});
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.ratelimit.metrics;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.ratelimit.actuator.InMemoryBucketStore;
+import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for {@link RateLimitBucketMetrics}.
+ */
+class RateLimitBucketMetricsTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	@Test
+	void gaugesLiveBucketsPerPolicyFromASynchronousStore() {
+		InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+		store.add("orders", "free", "a", 1, fixedWindow(10, 9)).add("orders", "free", "b", 1, fixedWindow(10, 9));
+		new RateLimitBucketMetrics(TestPolicies.policies(), Map.of("caffeine", store)).bindTo(this.registry);
+		assertThat(gauge("orders").value()).isEqualTo(2.0);
+		assertThat(gauge("search").value()).isZero();
+		store.add("search", "anonymous", "c", 1, fixedWindow(5, 4));
+		assertThat(gauge("search").value()).isEqualTo(1.0);
+		assertThat(gauge("orders").getId().getTag("store")).isEqualTo("caffeine");
+	}
+
+	@Test
+	void gaugeOfASlowStoreNeverWaitsAndAnswersTheLastCount() {
+		AtomicReference<Sinks.One<Long>> pending = new AtomicReference<>();
+		InMemoryBucketStore slow = new InMemoryBucketStore("caffeine") {
+
+			@Override
+			public Mono<Long> bucketCount(RateLimitPolicy policy) {
+				Sinks.One<Long> count = Sinks.one();
+				pending.set(count);
+				return count.asMono();
+			}
+
+		};
+		new RateLimitBucketMetrics(TestPolicies.policies(), Map.of("caffeine", slow)).bindTo(this.registry);
+		Gauge orders = gauge("orders");
+		assertThat(orders.value()).isNaN();
+		pending.get().tryEmitValue(7L);
+		assertThat(orders.value()).isEqualTo(7.0);
+		pending.get().tryEmitError(new IllegalStateException("remote down"));
+		assertThat(orders.value()).isNaN();
+	}
+
+	@Test
+	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
+		RateLimitBucketMetrics metrics = new RateLimitBucketMetrics(TestPolicies.policies(),
+				Map.of("redis", new InMemoryBucketStore("redis")));
+		assertThatIllegalStateException().isThrownBy(() -> metrics.bindTo(this.registry))
+			.withMessageContaining("'caffeine'");
+	}
+
+	private Gauge gauge(String policy) {
+		return this.registry.get(RateLimitBucketMetrics.BUCKETS).tag("policy", policy).gauge();
+	}
+
+}

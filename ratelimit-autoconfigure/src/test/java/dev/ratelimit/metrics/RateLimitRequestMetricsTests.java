@@ -1,0 +1,104 @@
+package dev.ratelimit.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.ratelimit.gateway.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RateLimitRequestMetrics}.
+ */
+class RateLimitRequestMetricsTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final RateLimitRequestMetrics metrics = new RateLimitRequestMetrics(this.registry);
+
+	@Test
+	void countsRequestsByPolicyTierRouteAndOutcome() {
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.REJECTED, 1000);
+		this.metrics.onDecision("orders", "pro", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+		this.metrics.onDecision("orders", "free", "other-route", "caffeine", Outcome.SHADOW_REJECTED, 1000);
+		assertThat(count("orders", "free", "orders-route", "allowed")).isEqualTo(2);
+		assertThat(count("orders", "free", "orders-route", "rejected")).isEqualTo(1);
+		assertThat(count("orders", "pro", "orders-route", "allowed")).isEqualTo(1);
+		assertThat(count("orders", "free", "other-route", "shadow-rejected")).isEqualTo(1);
+	}
+
+	@Test
+	void registersEveryOutcomeOfARouteAtZeroOnItsFirstDecision() {
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+		assertThat(count("orders", "free", "orders-route", "error")).isZero();
+		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters()).hasSize(Outcome.values().length);
+	}
+
+	@Test
+	void neverTagsTheClientKey() {
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters())
+			.allSatisfy((counter) -> assertThat(counter.getId().getTags())
+				.extracting(io.micrometer.core.instrument.Tag::getKey)
+				.containsExactlyInAnyOrder("policy", "tier", "route", "outcome"));
+	}
+
+	@Test
+	void timesDecisionsPerStore() {
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 2_000_000);
+		this.metrics.onDecision("search", "free", "search-route", "caffeine", Outcome.REJECTED, 4_000_000);
+		this.metrics.onDecision("search", "free", "search-route", "redis", Outcome.ERROR, 1_000_000);
+		Timer caffeine = this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "caffeine").timer();
+		assertThat(caffeine.count()).isEqualTo(2);
+		assertThat(caffeine.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
+		assertThat(this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "redis").timer().count())
+			.isEqualTo(1);
+	}
+
+	@Test
+	void threadsRacingOnANewRouteShareOneSetOfCounters() throws Exception {
+		int threads = 8;
+		int decisionsPerThread = 2_000;
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<?>> done = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			done.add(executor.submit(() -> {
+				start.await();
+				for (int i = 0; i < decisionsPerThread; i++) {
+					this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+				}
+				return null;
+			}));
+		}
+		start.countDown();
+		for (Future<?> future : done) {
+			future.get();
+		}
+		executor.shutdown();
+		assertThat(count("orders", "free", "orders-route", "allowed")).isEqualTo(threads * decisionsPerThread);
+		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters()).hasSize(Outcome.values().length);
+	}
+
+	private double count(String policy, String tier, String route, String outcome) {
+		Counter counter = this.registry.get(RateLimitRequestMetrics.REQUESTS)
+			.tag("policy", policy)
+			.tag("tier", tier)
+			.tag("route", route)
+			.tag("outcome", outcome)
+			.counter();
+		return counter.count();
+	}
+
+}

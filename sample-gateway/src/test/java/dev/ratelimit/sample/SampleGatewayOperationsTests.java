@@ -1,0 +1,128 @@
+package dev.ratelimit.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.ratelimit.algorithm.MonotonicClock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's operator session against the sample as shipped: exhaust the demo free
+ * key, look at its bucket, reset it; plus the metrics and health the sample exposes.
+ * Time stands still, so the token bucket does not refill mid-test.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+class SampleGatewayOperationsTests {
+
+	private static final int PORT = freePort();
+
+	private WebTestClient client;
+
+	@DynamicPropertySource
+	static void port(DynamicPropertyRegistry registry) {
+		registry.add("server.port", () -> PORT);
+	}
+
+	@BeforeEach
+	void client() {
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + PORT)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	@Test
+	void exhaustLookAtAndResetTheDemoFreeKey() {
+		for (int i = 0; i < 10; i++) {
+			order().expectStatus().isOk();
+		}
+		order().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		String listing = this.client.get()
+			.uri("/actuator/ratelimits/orders")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		DocumentContext json = JsonPath.parse(listing);
+		// echo -n demo-free-key | sha256sum: 9f8cfdb1...
+		assertThat(json.read("$.buckets[0].key", String.class)).isEqualTo("demo…9f8cfdb1");
+		assertThat(json.read("$.buckets[0].tier", String.class)).isEqualTo("free");
+		assertThat(json.read("$.buckets[0].requests", Integer.class)).isEqualTo(11);
+		assertThat(json.read("$.buckets[0].limits[0].algorithm", String.class)).isEqualTo("token-bucket");
+		assertThat(json.read("$.buckets[0].limits[0].remaining", Integer.class)).isZero();
+		assertThat(json.read("$.buckets[0].limits[1].algorithm", String.class)).isEqualTo("fixed-window");
+		assertThat(json.read("$.buckets[0].limits[1].remaining", Integer.class)).isEqualTo(9990);
+		assertThat(listing).doesNotContain("demo-free-key");
+		this.client.get()
+			.uri("/actuator/ratelimits/orders/demo-free-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.buckets[0].limits[0].remaining").isEqualTo(0);
+		this.client.delete().uri("/actuator/ratelimits/orders/demo-free-key").exchange().expectStatus().isNoContent();
+		order().expectStatus().isOk().expectHeader().valueEquals("RateLimit-Remaining", "9");
+	}
+
+	@Test
+	void exposesRateLimitMetricsAndHealth() {
+		this.client.get().uri("/api/search/shoes").exchange().expectStatus().isOk();
+		this.client.get()
+			.uri("/actuator/metrics/ratelimit.requests?tag=policy:search&tag=outcome:allowed")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.measurements[0].value").isEqualTo(1.0);
+		this.client.get()
+			.uri("/actuator/health/ratelimit")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status").isEqualTo("UP")
+			.jsonPath("$.details.store").isEqualTo("caffeine");
+	}
+
+	private WebTestClient.ResponseSpec order() {
+		return this.client.get().uri("/api/orders/1").header("X-API-Key", "demo-free-key").exchange();
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class FrozenClock {
+
+		@Bean
+		MonotonicClock frozenClock() {
+			return () -> 0L;
+		}
+
+	}
+
+}
