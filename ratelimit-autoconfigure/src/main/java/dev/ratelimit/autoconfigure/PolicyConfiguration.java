@@ -4,7 +4,6 @@ import java.util.Set;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.policy.RateLimitPolicyFactory;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,4 +1,4 @@
-package dev.ratelimit.policy;
+package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -10,7 +10,11 @@ import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
-import dev.ratelimit.autoconfigure.RateLimitProperties;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.StoreType;
 import org.junit.jupiter.api.Test;
 

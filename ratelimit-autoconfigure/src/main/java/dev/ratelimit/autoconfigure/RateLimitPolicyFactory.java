@@ -1,4 +1,4 @@
-package dev.ratelimit.policy;
+package dev.ratelimit.autoconfigure;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -18,7 +18,12 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
-import dev.ratelimit.autoconfigure.RateLimitProperties;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.StoreType;
 
 /**
@@ -26,7 +31,7 @@ import dev.ratelimit.store.StoreType;
  * {@link RateLimitPolicies}, once at start-up. Every problem is collected so that one
  * failed start lists them all.
  */
-public final class RateLimitPolicyFactory {
+final class RateLimitPolicyFactory {
 
 	private static final String PREFIX = "ratelimit";
 
@@ -48,7 +53,7 @@ public final class RateLimitPolicyFactory {
 	 * @param keyResolverBeanNames names of the Spring Cloud Gateway {@code KeyResolver}
 	 * beans a policy's {@code key: "#{@beanName}"} may name
 	 */
-	public RateLimitPolicyFactory(Set<String> keyResolverBeanNames) {
+	RateLimitPolicyFactory(Set<String> keyResolverBeanNames) {
 		this.keyResolverBeanNames = Set.copyOf(keyResolverBeanNames);
 	}
 
@@ -56,7 +61,7 @@ public final class RateLimitPolicyFactory {
 	 * Validate the properties and build the policies.
 	 * @throws InvalidRateLimitConfigurationException listing every problem found
 	 */
-	public RateLimitPolicies create(RateLimitProperties properties) {
+	RateLimitPolicies create(RateLimitProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		validateGlobals(properties, problems);
 		String defaultTier = properties.getTiers().getDefaultTier();
