@@ -6,7 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import dev.ratelimit.store.StoreType;
+import dev.ratelimit.policy.StoreType;
 
 import org.springframework.context.annotation.Conditional;
 

@@ -1,8 +1,8 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.CaffeineBucketStore;
-import dev.ratelimit.store.StoreType;
 import dev.ratelimit.store.redis.HybridBucketStore;
 
 import org.springframework.beans.factory.ObjectProvider;

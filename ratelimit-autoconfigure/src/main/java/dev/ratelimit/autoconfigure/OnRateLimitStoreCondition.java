@@ -2,7 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.Map;
 
-import dev.ratelimit.store.StoreType;
+import dev.ratelimit.policy.StoreType;
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;

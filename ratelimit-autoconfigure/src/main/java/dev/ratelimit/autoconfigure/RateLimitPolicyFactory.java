@@ -23,8 +23,8 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.StoreType;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.gateway.HeaderStyle;
-import dev.ratelimit.store.StoreType;
+import dev.ratelimit.policy.StoreType;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Name;

@@ -2,8 +2,6 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
-import dev.ratelimit.store.StoreType;
-
 /**
  * A named, validated policy: whose quota a request counts against and the limits of
  * each tier. Routes name it; every route naming it shares each client's quota.

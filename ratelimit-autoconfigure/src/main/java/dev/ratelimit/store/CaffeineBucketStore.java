@@ -22,6 +22,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -9,8 +9,8 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.StoreType;
 
 /**
  * Policies for tests: {@code orders} (api-key; anonymous 60 per minute, free a token

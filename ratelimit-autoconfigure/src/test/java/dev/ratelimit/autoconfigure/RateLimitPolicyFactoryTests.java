@@ -15,7 +15,7 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.store.StoreType;
+import dev.ratelimit.policy.StoreType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;

@@ -24,6 +24,7 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 
 import static org.assertj.core.api.Assertions.assertThat;

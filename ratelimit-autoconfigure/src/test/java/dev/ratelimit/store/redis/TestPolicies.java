@@ -6,8 +6,8 @@ import java.util.Map;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.StoreType;
 
 /**
  * Policies for store tests.

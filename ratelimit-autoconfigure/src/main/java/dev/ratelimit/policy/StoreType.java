@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.policy;
 
 /**
  * Where a policy's buckets live, as configured by {@code ratelimit.store} or a
@@ -22,7 +22,7 @@ public enum StoreType {
 	}
 
 	/**
-	 * The {@link BucketStore#name()} of the store that serves this type.
+	 * The {@link dev.ratelimit.store.BucketStore#name()} of the store that serves this type.
 	 */
 	public String storeName() {
 		return this.storeName;
