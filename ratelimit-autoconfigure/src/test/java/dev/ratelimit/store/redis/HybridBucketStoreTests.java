@@ -12,16 +12,14 @@ import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
-import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
@@ -39,28 +37,16 @@ class HybridBucketStoreTests {
 
 	private static final int NODES = 3;
 
-	private static TestRedis redis;
+	@RegisterExtension
+	static final SharedRedis redis = new SharedRedis();
 
 	private final List<HybridBucketStore> nodes = new ArrayList<>();
 
-	@BeforeAll
-	static void startRedis() {
-		redis = TestRedis.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void startNodes() {
-		redis.flushAll();
 		for (int i = 0; i < NODES; i++) {
-			HybridBucketStore node = new HybridBucketStore(new BucketScript(redis.nodeTemplate(), "rl"),
-					Duration.ofSeconds(5), SYNC_INTERVAL, guard(), MonotonicClock.SYSTEM);
-			node.start();
-			this.nodes.add(node);
+			this.nodes.add(TestStores.hybrid(redis.get().nodeTemplate(), Duration.ofSeconds(5), SYNC_INTERVAL,
+					TestStores.guard("hybrid", FailureMode.DENY, 5, Duration.ofSeconds(1))));
 		}
 	}
 
@@ -113,7 +99,7 @@ class HybridBucketStoreTests {
 					.computeIfAbsent(System.currentTimeMillis() / window.toMillis(), (key) -> new AtomicLong())
 					.incrementAndGet())
 				.blockLast();
-			sleep(SYNC_INTERVAL.toMillis() / 5);
+			Pause.sleep(SYNC_INTERVAL.toMillis() / 5);
 		}
 		long busiest = perWindow.values().stream().mapToLong(AtomicLong::get).max().orElse(0);
 		System.out.printf("hybrid, %d nodes, sync-interval %dms, fixed-window %d/%dms: %d windows, "
@@ -204,28 +190,13 @@ class HybridBucketStoreTests {
 				.filter(Verdict::allowed)
 				.doOnNext((verdict) -> admitted.incrementAndGet())
 				.blockLast();
-			sleep(SYNC_INTERVAL.toMillis() / 5);
+			Pause.sleep(SYNC_INTERVAL.toMillis() / 5);
 		}
 		long elapsed = System.nanoTime() - started;
 		long calls = this.nodes.stream().mapToLong(HybridBucketStore::remoteCalls).sum() - callsBefore;
 		return new Measurement((long) rounds * NODES * perNode, admitted.get(), calls, elapsed);
 	}
 
-	private static RemoteFailureGuard guard() {
-		return new RemoteFailureGuard("hybrid", FailureMode.DENY,
-				new CircuitBreaker(MonotonicClock.SYSTEM, 5, Duration.ofSeconds(1).toNanos()), null,
-				MonotonicClock.SYSTEM);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
 
 	private record Measurement(long requests, long admitted, long remoteCalls, long elapsedNanos) {
 

@@ -14,10 +14,9 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -30,23 +29,13 @@ import static org.assertj.core.api.Assertions.within;
  */
 class RedisAlgorithmScriptTests {
 
-	private static TestRedis redis;
+	@RegisterExtension
+	static final SharedRedis redis = new SharedRedis();
 
 	private BucketScript script;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = TestRedis.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
-	void flush() {
-		redis.flushAll();
+	void createScript() {
 		this.script = new BucketScript(redis.template(), "rl");
 	}
 

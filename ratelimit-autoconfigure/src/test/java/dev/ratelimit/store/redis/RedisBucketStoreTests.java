@@ -18,10 +18,8 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.CaffeineBucketStore;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,22 +35,8 @@ class RedisBucketStoreTests {
 	 */
 	private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-	private static TestRedis redis;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = TestRedis.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void flush() {
-		redis.flushAll();
-	}
+	@RegisterExtension
+	static final SharedRedis redis = new SharedRedis();
 
 	@Test
 	void fixedWindowDecidesAsTheLocalStore() {
@@ -89,8 +73,8 @@ class RedisBucketStoreTests {
 	@Test
 	void concurrentCallersFromTwoNodesAdmitExactlyTheLimit() {
 		Tier tier = TestPolicies.tier("free", new FixedWindow(100, Duration.ofDays(1)));
-		RedisBucketStore first = store(redis, FailureMode.DENY);
-		RedisBucketStore second = store(redis, FailureMode.DENY);
+		RedisBucketStore first = store(FailureMode.DENY);
+		RedisBucketStore second = store(FailureMode.DENY);
 		BucketId id = new BucketId("orders", "free", "hot");
 		List<Verdict> verdicts = Flux.range(0, 400)
 			.flatMap((i) -> ((i % 2 == 0) ? first : second).acquire(id, tier, 1), 64)
@@ -104,7 +88,7 @@ class RedisBucketStoreTests {
 	void readSideListsReadsAndResetsBuckets() {
 		Tier tier = TestPolicies.tier("free", new TokenBucket(5, 1, Duration.ofHours(1)));
 		RateLimitPolicy policy = TestPolicies.policy("orders", StoreType.REDIS, tier);
-		RedisBucketStore store = store(redis, FailureMode.DENY);
+		RedisBucketStore store = store(FailureMode.DENY);
 		for (int i = 0; i < 30; i++) {
 			store.acquire(new BucketId("orders", "free", "client-" + (i % 10)), tier, 1).block();
 		}
@@ -125,7 +109,7 @@ class RedisBucketStoreTests {
 	@Test
 	void scriptIsSentAgainWhenRedisForgotIt() {
 		Tier tier = TestPolicies.tier("free", new FixedWindow(5, Duration.ofDays(1)));
-		RedisBucketStore store = store(redis, FailureMode.DENY);
+		RedisBucketStore store = store(FailureMode.DENY);
 		BucketId id = new BucketId("orders", "free", "client");
 		store.acquire(id, tier, 1).block();
 		redis.template().execute((connection) -> connection.scriptingCommands().scriptFlush()).blockLast();
@@ -140,7 +124,7 @@ class RedisBucketStoreTests {
 
 	@Test
 	void healthIsUpWhileRedisAnswers() {
-		RedisBucketStore store = store(redis, FailureMode.ALLOW);
+		RedisBucketStore store = store(FailureMode.ALLOW);
 		store.acquire(new BucketId("orders", "free", "a"), TestPolicies.tier("free", new FixedWindow(1,
 				Duration.ofDays(1))), 1).block();
 		assertThat(store.health().up()).isTrue();
@@ -158,7 +142,7 @@ class RedisBucketStoreTests {
 	private static void assertSameDecisions(Tier tier) {
 		BucketId id = new BucketId("orders", tier.name(), "client");
 		CaffeineBucketStore local = new CaffeineBucketStore(MonotonicClock.SYSTEM, 100);
-		RedisBucketStore remote = store(redis, FailureMode.DENY);
+		RedisBucketStore remote = store(FailureMode.DENY);
 		Random random = new Random(42);
 		List<String> expected = new ArrayList<>();
 		List<String> actual = new ArrayList<>();
@@ -177,12 +161,9 @@ class RedisBucketStoreTests {
 				+ verdict.reported().remaining() + "/" + verdict.reported().limit();
 	}
 
-	static RedisBucketStore store(TestRedis redis, FailureMode failureMode) {
-		BucketScript script = new BucketScript(redis.template(), "rl");
-		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, 5, Duration.ofSeconds(1).toNanos());
-		RemoteFailureGuard guard = new RemoteFailureGuard("redis", failureMode, breaker,
-				new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000), MonotonicClock.SYSTEM);
-		return new RedisBucketStore(redis.template(), script, TIMEOUT, guard, MonotonicClock.SYSTEM);
+	private static RedisBucketStore store(FailureMode failureMode) {
+		return TestStores.redis(redis.template(), TIMEOUT,
+				TestStores.guard("redis", failureMode, 5, Duration.ofSeconds(1)));
 	}
 
 }

@@ -4,16 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
-import dev.ratelimit.store.CaffeineBucketStore;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -128,9 +127,9 @@ class RedisFailureModeTests {
 			}, 16)
 			.subscribe();
 		try {
-			sleep(300);
+			Pause.sleep(300);
 			this.redis.stop();
-			sleep(1000);
+			Pause.sleep(1000);
 		}
 		finally {
 			traffic.dispose();
@@ -184,13 +183,9 @@ class RedisFailureModeTests {
 	 * holds.
 	 */
 	private static void assertRecovers(BucketStore store) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		int attempt = 0;
-		while (timedAcquire(store, "after-" + attempt).fallback()) {
-			assertThat(System.nanoTime()).as("Redis decides again").isLessThan(deadline);
-			attempt++;
-			sleep(100);
-		}
+		AtomicInteger attempt = new AtomicInteger();
+		Pause.untilRecovered("Redis decides again",
+				() -> !timedAcquire(store, "after-" + attempt.getAndIncrement()).fallback());
 		assertLimited(store, "after-recovery");
 		assertThat(store.health().up()).isTrue();
 	}
@@ -204,34 +199,20 @@ class RedisFailureModeTests {
 	}
 
 	private BucketStore redisStore(FailureMode mode) {
-		RedisBucketStore store = new RedisBucketStore(this.redis.template(),
-				new BucketScript(this.redis.template(), "rl"), TIMEOUT, guard("redis", mode), MonotonicClock.SYSTEM);
+		RedisBucketStore store = TestStores.redis(this.redis.template(), TIMEOUT, guard("redis", mode));
 		this.stores.add(store);
 		return store;
 	}
 
 	private BucketStore hybridStore(FailureMode mode) {
-		HybridBucketStore store = new HybridBucketStore(new BucketScript(this.redis.template(), "rl"), TIMEOUT,
-				Duration.ofMillis(100), guard("hybrid", mode), MonotonicClock.SYSTEM);
-		store.start();
+		HybridBucketStore store = TestStores.hybrid(this.redis.template(), TIMEOUT, Duration.ofMillis(100),
+				guard("hybrid", mode));
 		this.stores.add(store);
 		return store;
 	}
 
 	private static RemoteFailureGuard guard(String name, FailureMode mode) {
-		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, 3, Duration.ofMillis(300).toNanos());
-		return new RemoteFailureGuard(name, mode, breaker, new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000),
-				MonotonicClock.SYSTEM);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return TestStores.guard(name, mode, 3, Duration.ofMillis(300));
 	}
 
 }

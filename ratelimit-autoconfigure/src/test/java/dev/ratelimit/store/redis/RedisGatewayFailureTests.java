@@ -73,11 +73,8 @@ class RedisGatewayFailureTests {
 		assertThat(health.details()).containsEntry("failureMode", "deny").containsEntry("circuitBreaker", "open");
 
 		redis.restart();
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (RedisGatewayTests.status(client, "/exact/after", "recovering") != HttpStatus.OK) {
-			assertThat(System.nanoTime()).as("Redis decides again").isLessThan(deadline);
-			sleep(100);
-		}
+		Pause.untilRecovered("Redis decides again",
+				() -> RedisGatewayTests.status(client, "/exact/after", "recovering") == HttpStatus.OK);
 		// Limiting resumes: the limit of 20 holds for a new client.
 		int admitted = 0;
 		for (int i = 0; i < 25; i++) {
@@ -87,16 +84,6 @@ class RedisGatewayFailureTests {
 		}
 		assertThat(admitted).isEqualTo(20);
 		assertThat(gateway.getBean(RedisBucketStore.class).health().up()).isTrue();
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -1,0 +1,43 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.store.CaffeineBucketStore;
+
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * Redis-backed stores for tests, on the system clock, keys prefixed {@code rl}.
+ */
+final class TestStores {
+
+	private TestStores() {
+	}
+
+	/**
+	 * A guard whose breaker opens after {@code failureThreshold} failures for
+	 * {@code openDuration}, with a local store for {@link FailureMode#LOCAL}.
+	 */
+	static RemoteFailureGuard guard(String storeName, FailureMode mode, int failureThreshold, Duration openDuration) {
+		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, failureThreshold, openDuration.toNanos());
+		return new RemoteFailureGuard(storeName, mode, breaker, new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000),
+				MonotonicClock.SYSTEM);
+	}
+
+	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard) {
+		return new RedisBucketStore(template, new BucketScript(template, "rl"), timeout, guard, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * A started hybrid store; the caller stops it.
+	 */
+	static HybridBucketStore hybrid(ReactiveStringRedisTemplate template, Duration timeout, Duration syncInterval,
+			RemoteFailureGuard guard) {
+		HybridBucketStore store = new HybridBucketStore(new BucketScript(template, "rl"), timeout, syncInterval, guard,
+				MonotonicClock.SYSTEM);
+		store.start();
+		return store;
+	}
+
+}
