@@ -15,8 +15,6 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -42,7 +40,7 @@ import org.springframework.context.SmartLifecycle;
  * leased, up to one sync interval before it is admitted, so windows and refills are
  * shifted by at most one interval (see the reference documentation for the bound).
  */
-public final class HybridBucketStore implements BucketStore, SmartLifecycle {
+public final class HybridBucketStore extends RemoteBucketStore implements SmartLifecycle {
 
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
@@ -54,21 +52,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 	 */
 	private static final long NEVER = Long.MIN_VALUE;
 
-	private final BucketScript script;
-
-	private final Duration timeout;
-
 	private final Duration syncInterval;
-
-	private final RemoteFailureGuard guard;
-
-	/**
-	 * Bound of each step of the read side (actuator listings, reads, resets), which
-	 * answers with an error rather than a fallback when Redis fails.
-	 */
-	private final Duration readTimeout;
-
-	private final MonotonicClock clock;
 
 	private final Map<BucketId, Lease> leases = new ConcurrentHashMap<>();
 
@@ -91,12 +75,8 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 	 */
 	public HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
 			MonotonicClock clock) {
-		this.script = script;
-		this.timeout = timeout;
+		super(script, timeout, guard, clock);
 		this.syncInterval = syncInterval;
-		this.guard = guard;
-		this.readTimeout = BucketScript.readTimeout(timeout);
-		this.clock = clock;
 	}
 
 	@Override
@@ -198,19 +178,15 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			return Mono.empty();
 		}
 		this.syncBatches.incrementAndGet();
-		// Started back to back without waiting for replies, the calls share one
-		// connection and travel as one pipelined batch.
+		return batch(calls);
+	}
+
+	/**
+	 * Started back to back without waiting for replies, the calls share one connection
+	 * and travel as one pipelined batch; a failed call fails only its own lease.
+	 */
+	private static Mono<Void> batch(List<Mono<Void>> calls) {
 		return Flux.fromIterable(calls).flatMap((call) -> call.onErrorResume((failure) -> Mono.empty())).then();
-	}
-
-	@Override
-	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return this.script.buckets(policy).timeout(this.readTimeout);
-	}
-
-	@Override
-	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-		return this.script.bucket(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
@@ -223,12 +199,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 				this.leases.remove(lease.id(), lease);
 			}
 		}
-		return this.script.reset(policy, key).timeout(this.readTimeout);
-	}
-
-	@Override
-	public Mono<Long> bucketCount(RateLimitPolicy policy) {
-		return this.script.count(policy).timeout(this.readTimeout);
+		return super.reset(policy, key);
 	}
 
 	@Override
@@ -298,7 +269,7 @@ public final class HybridBucketStore implements BucketStore, SmartLifecycle {
 			}
 		}
 		this.leases.clear();
-		return Flux.fromIterable(calls).flatMap((call) -> call.onErrorResume((failure) -> Mono.empty())).then();
+		return batch(calls);
 	}
 
 	@Override

@@ -6,13 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
-import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -23,7 +19,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  * share each bucket exactly. When Redis fails or is slower than the timeout, the
  * {@link RemoteFailureGuard} decides.
  */
-public final class RedisBucketStore implements BucketStore {
+public final class RedisBucketStore extends RemoteBucketStore {
 
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
@@ -31,20 +27,6 @@ public final class RedisBucketStore implements BucketStore {
 	public static final String NAME = "redis";
 
 	private final ReactiveStringRedisTemplate redis;
-
-	private final BucketScript script;
-
-	private final Duration timeout;
-
-	private final RemoteFailureGuard guard;
-
-	/**
-	 * Bound of each step of the read side (actuator listings, reads, resets), which
-	 * answers with an error rather than a fallback when Redis fails.
-	 */
-	private final Duration readTimeout;
-
-	private final MonotonicClock clock;
 
 	/**
 	 * Latency of the last health PING in microseconds; negative when it failed.
@@ -60,12 +42,8 @@ public final class RedisBucketStore implements BucketStore {
 	 */
 	public RedisBucketStore(ReactiveStringRedisTemplate redis, BucketScript script, Duration timeout,
 			RemoteFailureGuard guard, MonotonicClock clock) {
+		super(script, timeout, guard, clock);
 		this.redis = redis;
-		this.script = script;
-		this.timeout = timeout;
-		this.guard = guard;
-		this.readTimeout = BucketScript.readTimeout(timeout);
-		this.clock = clock;
 	}
 
 	@Override
@@ -85,26 +63,6 @@ public final class RedisBucketStore implements BucketStore {
 				return Verdict.of(decisions);
 			})
 			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
-	}
-
-	@Override
-	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return this.script.buckets(policy).timeout(this.readTimeout);
-	}
-
-	@Override
-	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-		return this.script.bucket(policy, key).timeout(this.readTimeout);
-	}
-
-	@Override
-	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-		return this.script.reset(policy, key).timeout(this.readTimeout);
-	}
-
-	@Override
-	public Mono<Long> bucketCount(RateLimitPolicy policy) {
-		return this.script.count(policy).timeout(this.readTimeout);
 	}
 
 	/**
