@@ -45,20 +45,12 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		return parameters;
 	}
 
-	private static final class State implements LimitState {
-
-		private final long limit;
-
-		private final long windowNanos;
-
-		private long windowIndex;
+	private static final class State extends AlignedWindowState {
 
 		private long count;
 
 		State(long limit, long windowNanos, long nowNanos) {
-			this.limit = limit;
-			this.windowNanos = windowNanos;
-			this.windowIndex = Math.floorDiv(nowNanos, windowNanos);
+			super(limit, windowNanos, nowNanos);
 		}
 
 		@Override
@@ -87,19 +79,9 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 			return Map.of("count", this.count);
 		}
 
-		private void roll(long nowNanos) {
-			long index = Math.floorDiv(nowNanos, this.windowNanos);
-			// A reading older than the current window (a late caller) counts in the
-			// current window rather than reopening an old one.
-			if (index > this.windowIndex) {
-				this.windowIndex = index;
-				this.count = 0;
-			}
-		}
-
-		private long untilWindowEnd(long nowNanos) {
-			long untilEnd = (this.windowIndex + 1) * this.windowNanos - nowNanos;
-			return Math.min(untilEnd, this.windowNanos);
+		@Override
+		void startWindow(boolean adjacent) {
+			this.count = 0;
 		}
 
 	}

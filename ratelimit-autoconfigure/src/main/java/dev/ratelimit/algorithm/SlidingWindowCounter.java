@@ -56,22 +56,14 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return parameters;
 	}
 
-	private static final class State implements LimitState {
-
-		private final long limit;
-
-		private final long windowNanos;
-
-		private long windowIndex;
+	private static final class State extends AlignedWindowState {
 
 		private long current;
 
 		private long previous;
 
 		State(long limit, long windowNanos, long nowNanos) {
-			this.limit = limit;
-			this.windowNanos = windowNanos;
-			this.windowIndex = Math.floorDiv(nowNanos, windowNanos);
+			super(limit, windowNanos, nowNanos);
 		}
 
 		@Override
@@ -105,22 +97,10 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 			return state;
 		}
 
-		private void roll(long nowNanos) {
-			long index = Math.floorDiv(nowNanos, this.windowNanos);
-			if (index <= this.windowIndex) {
-				return;
-			}
-			this.previous = (index == this.windowIndex + 1) ? this.current : 0;
+		@Override
+		void startWindow(boolean adjacent) {
+			this.previous = adjacent ? this.current : 0;
 			this.current = 0;
-			this.windowIndex = index;
-		}
-
-		/**
-		 * Nanoseconds elapsed in the current window, within {@code [0, window)} even
-		 * for a late reading.
-		 */
-		private long elapsed(long nowNanos) {
-			return Math.max(0, nowNanos - this.windowIndex * this.windowNanos);
 		}
 
 		private double estimate(long current, long previous, long elapsed) {
