@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.offset;
  * Each algorithm against a brute-force model of its guarantee, over random request
  * sequences: a list of (gap since the previous request in milliseconds, cost).
  */
-class AlgorithmProperties {
+class AlgorithmPropertiesTests {
 
 	private static final long MILLISECOND = 1_000_000L;
 
