@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Verdict;
@@ -54,59 +55,47 @@ class RedisFailureModeTests {
 
 	@Test
 	void allowAdmitsWithoutQuotaWhileRedisIsDown() {
-		BucketStore store = redisStore(FailureMode.ALLOW);
-		assertLimited(store, "before");
-		this.redis.stop();
-		for (int i = 0; i < 10; i++) {
-			Verdict verdict = timedAcquire(store, "during");
-			assertThat(verdict.fallback()).isTrue();
-			assertThat(verdict.allowed()).isTrue();
-			assertThat(verdict.reported()).isNull();
-		}
-		assertDown(store, "allow");
-		// The read side answers with an error, bounded, never a hang.
-		RateLimitPolicy policy = TestPolicies.policy("orders", StoreType.REDIS, TIER);
-		long started = System.nanoTime();
-		assertThatThrownBy(() -> store.bucketCount(policy).block()).isInstanceOf(RuntimeException.class);
-		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-		this.redis.restart();
-		assertRecovers(store);
+		assertOutage(redisStore(FailureMode.ALLOW), "allow", (store) -> {
+			for (int i = 0; i < 10; i++) {
+				Verdict verdict = timedAcquire(store, "during");
+				assertThat(verdict.fallback()).isTrue();
+				assertThat(verdict.allowed()).isTrue();
+				assertThat(verdict.reported()).isNull();
+			}
+			// The read side answers with an error, bounded, never a hang.
+			RateLimitPolicy policy = TestPolicies.policy("orders", StoreType.REDIS, TIER);
+			long started = System.nanoTime();
+			assertThatThrownBy(() -> store.bucketCount(policy).block()).isInstanceOf(RuntimeException.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+		});
 	}
 
 	@Test
 	void denyRejectsUntilTheBreakerProbesAgain() {
-		BucketStore store = redisStore(FailureMode.DENY);
-		assertLimited(store, "before");
-		this.redis.stop();
-		for (int i = 0; i < 10; i++) {
-			Verdict verdict = timedAcquire(store, "during-" + i);
-			assertThat(verdict.fallback()).isTrue();
-			assertThat(verdict.allowed()).isFalse();
-			assertThat(verdict.retryAfterSeconds()).isGreaterThanOrEqualTo(1);
-		}
-		assertDown(store, "deny");
-		this.redis.restart();
-		assertRecovers(store);
+		assertOutage(redisStore(FailureMode.DENY), "deny", (store) -> {
+			for (int i = 0; i < 10; i++) {
+				Verdict verdict = timedAcquire(store, "during-" + i);
+				assertThat(verdict.fallback()).isTrue();
+				assertThat(verdict.allowed()).isFalse();
+				assertThat(verdict.retryAfterSeconds()).isGreaterThanOrEqualTo(1);
+			}
+		});
 	}
 
 	@Test
 	void localDecidesOnThisNodesBucketsWhileRedisIsDown() {
-		BucketStore store = redisStore(FailureMode.LOCAL);
-		assertLimited(store, "before");
-		this.redis.stop();
-		Verdict first = timedAcquire(store, "during");
-		Verdict second = timedAcquire(store, "during");
-		assertThat(first.fallback()).isTrue();
-		assertThat(first.allowed()).isTrue();
-		assertThat(first.reported().limit()).isEqualTo(1);
-		assertThat(second.fallback()).isTrue();
-		assertThat(second.allowed()).isFalse();
-		for (int i = 0; i < 5; i++) {
-			assertThat(timedAcquire(store, "during").allowed()).isFalse();
-		}
-		assertDown(store, "local");
-		this.redis.restart();
-		assertRecovers(store);
+		assertOutage(redisStore(FailureMode.LOCAL), "local", (store) -> {
+			Verdict first = timedAcquire(store, "during");
+			Verdict second = timedAcquire(store, "during");
+			assertThat(first.fallback()).isTrue();
+			assertThat(first.allowed()).isTrue();
+			assertThat(first.reported().limit()).isEqualTo(1);
+			assertThat(second.fallback()).isTrue();
+			assertThat(second.allowed()).isFalse();
+			for (int i = 0; i < 5; i++) {
+				assertThat(timedAcquire(store, "during").allowed()).isFalse();
+			}
+		});
 	}
 
 	@Test
@@ -142,15 +131,24 @@ class RedisFailureModeTests {
 
 	@Test
 	void hybridFallsBackOnceItsLeaseIsSpentAndRecovers() {
-		BucketStore store = hybridStore(FailureMode.DENY);
+		assertOutage(hybridStore(FailureMode.DENY), "deny", (store) -> {
+			for (int i = 0; i < 10; i++) {
+				Verdict verdict = timedAcquire(store, "during-" + i);
+				assertThat(verdict.fallback()).isTrue();
+				assertThat(verdict.allowed()).isFalse();
+			}
+		});
+	}
+
+	/**
+	 * Limited before the outage; {@code whileDown} decides while Redis is stopped, and
+	 * health shows the outage; limited again once Redis is back.
+	 */
+	private void assertOutage(BucketStore store, String failureMode, Consumer<BucketStore> whileDown) {
 		assertLimited(store, "before");
 		this.redis.stop();
-		for (int i = 0; i < 10; i++) {
-			Verdict verdict = timedAcquire(store, "during-" + i);
-			assertThat(verdict.fallback()).isTrue();
-			assertThat(verdict.allowed()).isFalse();
-		}
-		assertDown(store, "deny");
+		whileDown.accept(store);
+		assertDown(store, failureMode);
 		this.redis.restart();
 		assertRecovers(store);
 	}
