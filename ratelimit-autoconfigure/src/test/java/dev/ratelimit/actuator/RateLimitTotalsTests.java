@@ -1,14 +1,8 @@
 package dev.ratelimit.actuator;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.testsupport.Concurrently;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,24 +29,12 @@ class RateLimitTotalsTests {
 	void concurrentDecisionsAreAllCounted() throws Exception {
 		int threads = 8;
 		int decisionsPerThread = 2_000;
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<?>> done = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			Outcome outcome = (t % 2 == 0) ? Outcome.ALLOWED : Outcome.REJECTED;
-			done.add(executor.submit(() -> {
-				start.await();
-				for (int i = 0; i < decisionsPerThread; i++) {
-					this.totals.onDecision("orders", "free", "a", "caffeine", outcome, 1);
-				}
-				return null;
-			}));
-		}
-		start.countDown();
-		for (Future<?> future : done) {
-			future.get();
-		}
-		executor.shutdown();
+		Concurrently.run(threads, (thread) -> {
+			Outcome outcome = (thread % 2 == 0) ? Outcome.ALLOWED : Outcome.REJECTED;
+			for (int i = 0; i < decisionsPerThread; i++) {
+				this.totals.onDecision("orders", "free", "a", "caffeine", outcome, 1);
+			}
+		});
 		long half = (long) threads / 2 * decisionsPerThread;
 		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(half, half, 0, 0));
 	}

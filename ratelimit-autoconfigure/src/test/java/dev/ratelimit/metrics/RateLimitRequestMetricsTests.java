@@ -1,14 +1,9 @@
 package dev.ratelimit.metrics;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.testsupport.Concurrently;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -70,23 +65,11 @@ class RateLimitRequestMetricsTests {
 	void threadsRacingOnANewRouteShareOneSetOfCounters() throws Exception {
 		int threads = 8;
 		int decisionsPerThread = 2_000;
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<?>> done = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			done.add(executor.submit(() -> {
-				start.await();
-				for (int i = 0; i < decisionsPerThread; i++) {
-					this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
-				}
-				return null;
-			}));
-		}
-		start.countDown();
-		for (Future<?> future : done) {
-			future.get();
-		}
-		executor.shutdown();
+		Concurrently.run(threads, (thread) -> {
+			for (int i = 0; i < decisionsPerThread; i++) {
+				this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+			}
+		});
 		assertThat(count("orders", "free", "orders-route", "allowed")).isEqualTo(threads * decisionsPerThread);
 		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters()).hasSize(Outcome.values().length);
 	}

@@ -1,14 +1,8 @@
 package dev.ratelimit.store;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +20,7 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.testsupport.Concurrently;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -74,33 +69,16 @@ class CaffeineBucketStoreTests {
 		CaffeineBucketStore store = new CaffeineBucketStore(() -> 42, 1000);
 		Tier tier = new Tier("anonymous", List.of(limit));
 		BucketId id = new BucketId("orders", "anonymous", "hot");
-		int threads = 16;
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<Integer>> admitted = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				admitted.add(executor.submit(() -> {
-					start.await();
-					int count = 0;
-					for (int i = 0; i < 50; i++) {
-						if (store.acquire(id, tier, 1).block().allowed()) {
-							count++;
-						}
-					}
-					return count;
-				}));
+		List<Integer> admitted = Concurrently.call(16, (thread) -> {
+			int count = 0;
+			for (int i = 0; i < 50; i++) {
+				if (store.acquire(id, tier, 1).block().allowed()) {
+					count++;
+				}
 			}
-			start.countDown();
-			int total = 0;
-			for (Future<Integer> future : admitted) {
-				total += future.get(1, TimeUnit.MINUTES);
-			}
-			assertThat(total).isEqualTo(100);
-		}
-		finally {
-			executor.shutdownNow();
-		}
+			return count;
+		});
+		assertThat(admitted.stream().mapToInt(Integer::intValue).sum()).isEqualTo(100);
 	}
 
 	@Test
