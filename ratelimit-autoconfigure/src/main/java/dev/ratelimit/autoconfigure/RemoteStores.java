@@ -76,19 +76,16 @@ final class RemoteStores {
 	}
 
 	static void requirePositive(String property, Duration value) {
-		if (value == null || value.isZero() || value.isNegative()) {
-			throw new InvalidRateLimitConfigurationException(
-					List.of(new ConfigurationProblem(property, value, "must be a positive duration")));
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		checkPositive(property, value, problems);
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
 		}
 	}
 
 	private static void validate(RateLimitRedisProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
-		if (properties.getTimeout() == null || properties.getTimeout().isZero()
-				|| properties.getTimeout().isNegative()) {
-			problems.add(new ConfigurationProblem("ratelimit.redis.timeout", properties.getTimeout(),
-					"must be a positive duration"));
-		}
+		checkPositive("ratelimit.redis.timeout", properties.getTimeout(), problems);
 		if (properties.getOnFailure() == null) {
 			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be allow, deny or local"));
 		}
@@ -97,13 +94,15 @@ final class RemoteStores {
 			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.failure-threshold",
 					breaker.getFailureThreshold(), "must be at least 1"));
 		}
-		Duration open = breaker.getOpenDuration();
-		if (open == null || open.isZero() || open.isNegative()) {
-			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.open-duration", open,
-					"must be a positive duration"));
-		}
+		checkPositive("ratelimit.redis.circuit-breaker.open-duration", breaker.getOpenDuration(), problems);
 		if (!problems.isEmpty()) {
 			throw new InvalidRateLimitConfigurationException(problems);
+		}
+	}
+
+	private static void checkPositive(String property, Duration value, List<ConfigurationProblem> problems) {
+		if (value == null || value.isZero() || value.isNegative()) {
+			problems.add(new ConfigurationProblem(property, value, "must be a positive duration"));
 		}
 	}
 

@@ -151,7 +151,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	 * One sync: every lease with something to give back, report or renew, in one
 	 * pipelined batch; idle leases are forgotten.
 	 */
-	Mono<Void> syncOnce() {
+	private Mono<Void> syncOnce() {
 		if (this.leases.isEmpty() || !this.guard.allowsCall()) {
 			return Mono.empty();
 		}
@@ -210,13 +210,6 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		details.put("requests", this.requests.get());
 		details.put("remoteCalls", remoteCalls());
 		return new StoreHealth(this.guard.up(), details);
-	}
-
-	/**
-	 * Requests judged since start.
-	 */
-	public long requests() {
-		return this.requests.get();
 	}
 
 	/**
