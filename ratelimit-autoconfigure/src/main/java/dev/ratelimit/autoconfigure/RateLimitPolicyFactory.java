@@ -304,7 +304,7 @@ final class RateLimitPolicyFactory {
 		return names;
 	}
 
-	static String display(Object value) {
+	private static String display(Object value) {
 		if (value instanceof Double number) {
 			if (number.isNaN() || number.isInfinite()) {
 				return number.toString();
