@@ -1,18 +1,13 @@
 package dev.ratelimit.sample;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 
-import dev.ratelimit.algorithm.MonotonicClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -24,9 +19,10 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * and proves that it limits. Time stands still, so no window rolls over mid-test.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+@Import(FrozenClock.class)
 class SampleGatewayApplicationTests {
 
-	private static final int PORT = freePort();
+	private static final int PORT = FreePort.find();
 
 	private WebTestClient client;
 
@@ -109,25 +105,6 @@ class SampleGatewayApplicationTests {
 			.isOk()
 			.expectHeader()
 			.valueEquals("RateLimit-Remaining", "0");
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class FrozenClock {
-
-		@Bean
-		MonotonicClock frozenClock() {
-			return () -> 0L;
-		}
-
 	}
 
 }

@@ -1,20 +1,15 @@
 package dev.ratelimit.sample;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.ratelimit.algorithm.MonotonicClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -28,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Time stands still, so the token bucket does not refill mid-test.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+@Import(FrozenClock.class)
 class SampleGatewayOperationsTests {
 
-	private static final int PORT = freePort();
+	private static final int PORT = FreePort.find();
 
 	private WebTestClient client;
 
@@ -104,25 +100,6 @@ class SampleGatewayOperationsTests {
 
 	private WebTestClient.ResponseSpec order() {
 		return this.client.get().uri("/api/orders/1").header("X-API-Key", "demo-free-key").exchange();
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class FrozenClock {
-
-		@Bean
-		MonotonicClock frozenClock() {
-			return () -> 0L;
-		}
-
 	}
 
 }

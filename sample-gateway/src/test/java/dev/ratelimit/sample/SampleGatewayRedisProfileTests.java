@@ -2,7 +2,6 @@ package dev.ratelimit.sample;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ActiveProfiles("redis")
 class SampleGatewayRedisProfileTests {
 
-	private static final int PORT = freePort();
+	private static final int PORT = FreePort.find();
 
 	private static final RedisServer redis = startRedis();
 
@@ -78,18 +77,9 @@ class SampleGatewayRedisProfileTests {
 
 	private static RedisServer startRedis() {
 		try {
-			RedisServer server = RedisServer.newRedisServer().port(freePort()).bind("127.0.0.1").build();
+			RedisServer server = RedisServer.newRedisServer().port(FreePort.find()).bind("127.0.0.1").build();
 			server.start();
 			return server;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
