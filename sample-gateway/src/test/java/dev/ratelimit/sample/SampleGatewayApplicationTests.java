@@ -10,6 +10,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -18,6 +19,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * Boots the sample as shipped (its routes forward to its own upstream on its own port)
  * and proves that it limits. Time stands still, so no window rolls over mid-test.
  */
+// Closed after the class: an open context's event loops are the global ones, which
+// closing any other context disposes.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 @Import(FrozenClock.class)
 class SampleGatewayApplicationTests {

@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -22,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key, look at its bucket, reset it; plus the metrics and health the sample exposes.
  * Time stands still, so the token bucket does not refill mid-test.
  */
+// Closed after the class: an open context's event loops are the global ones, which
+// closing any other context disposes.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 @Import(FrozenClock.class)
 class SampleGatewayOperationsTests {

@@ -14,6 +14,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -24,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Boots the sample with its {@code redis} profile against an embedded Redis (on a free
  * port instead of 6379): the buckets live in Redis.
  */
+// Closed after the class: an open context's event loops are the global ones, which
+// closing any other context disposes.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("redis")
 class SampleGatewayRedisProfileTests {
