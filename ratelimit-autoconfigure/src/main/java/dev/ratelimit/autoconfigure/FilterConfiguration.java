@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
- * The {@code RateLimit} gateway filter and the start-up check of the routes that use
- * it.
+ * The {@code RateLimit} gateway filter, the start-up check of the routes that use it
+ * and of the Reactor Netty they run on.
  */
 @Configuration(proxyBeanMethods = false)
 class FilterConfiguration {
@@ -30,6 +30,12 @@ class FilterConfiguration {
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
 				properties.getApiKeyHeader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static ReactorNettyVersionCheck reactorNettyVersionCheck() {
+		return new ReactorNettyVersionCheck();
 	}
 
 	@Bean

@@ -21,7 +21,7 @@ class KeepAliveGatewayTests {
 
 	private static final int CONNECTIONS = 30;
 
-	private static final int PAIRS = 100;
+	private static final int PAIRS = 200;
 
 	/**
 	 * Generous: an answer takes milliseconds, so only a lost request runs into it.
