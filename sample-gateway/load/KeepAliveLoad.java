@@ -6,28 +6,42 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Keep-alive load on the sample gateway: every connection alternates a request the
  * gateway answers itself (a 429 from RateLimit, an actuator read, a 404) with a proxied
  * one, the traffic that lost requests on Reactor Netty 1.3.6. Each request is written
- * on a plain socket and must be answered within the read timeout; a request that is not
- * is counted as a timeout and its connection replaced.
+ * on a plain socket and must be answered within the read timeout; one that is not is a
+ * timeout, and is then either late (answered within a minute) or lost (never answered:
+ * its connection is replaced).
  *
  * Run with the source launcher: java KeepAliveLoad.java PORT CONNECTIONS SECONDS
  * Exits 1 when any request timed out or got a status other than the expected ones.
  */
 public class KeepAliveLoad {
 
+	/** A request not answered within this is a timeout. */
 	private static final int READ_TIMEOUT_MILLIS = 5000;
 
-	/** What the gateway answers itself; every one of them is followed by a proxied request. */
-	private static final String[][] LOCAL = { { "/api/orders/1", "429" }, { "/actuator/health", "200" },
+	/**
+	 * A timed-out request is waited for this much longer: an answer in that time is late
+	 * (an overloaded machine), none at all is a lost request (a connection no longer
+	 * read, which only the client closing ends).
+	 */
+	private static final int LOST_AFTER_MILLIS = 60_000;
+
+	/**
+	 * What the gateway answers itself, with the statuses expected; each is followed by a
+	 * proxied request. Orders admits its 5 anonymous requests again in each new minute.
+	 */
+	private static final String[][] LOCAL = { { "/api/orders/1", "429", "200" }, { "/actuator/health", "200" },
 			{ "/nowhere", "404" } };
 
 	/** The shadow-mode route: limited, never rejected, always proxied to the upstream. */
@@ -36,6 +50,11 @@ public class KeepAliveLoad {
 	private static final LongAdder requests = new LongAdder();
 
 	private static final LongAdder timeouts = new LongAdder();
+
+	private static final LongAdder lost = new LongAdder();
+
+	/** Latency histogram in milliseconds, the last bucket for everything slower. */
+	private static final AtomicLongArray latencyMillis = new AtomicLongArray(LOST_AFTER_MILLIS + 1);
 
 	private static final LongAdder connectionErrors = new LongAdder();
 
@@ -68,7 +87,10 @@ public class KeepAliveLoad {
 		System.out.printf(Locale.ROOT, "connections=%d seconds=%.0f requests=%d requests/s=%.0f%n", connections,
 				elapsed, requests.sum(), requests.sum() / elapsed);
 		System.out.println("statuses=" + new TreeMap<>(statuses));
-		System.out.println("timeouts=" + timeouts.sum() + " (no answer within " + READ_TIMEOUT_MILLIS + " ms)");
+		System.out.printf(Locale.ROOT, "latency ms: p50=%d p99=%d p99.9=%d max=%d%n", percentile(0.5),
+				percentile(0.99), percentile(0.999), percentile(1.0));
+		System.out.println("timeouts=" + timeouts.sum() + " (no answer within " + READ_TIMEOUT_MILLIS + " ms), of which lost="
+				+ lost.sum() + " (no answer within " + LOST_AFTER_MILLIS + " ms)");
 		System.out.println("connection errors=" + connectionErrors.sum());
 		System.out.println("unexpected statuses=" + new TreeMap<>(unexpected));
 		boolean clean = timeouts.sum() == 0 && connectionErrors.sum() == 0 && unexpected.isEmpty();
@@ -98,18 +120,40 @@ public class KeepAliveLoad {
 		close(connection);
 	}
 
+	private static long percentile(double fraction) {
+		long total = 0;
+		for (int i = 0; i < latencyMillis.length(); i++) {
+			total += latencyMillis.get(i);
+		}
+		long rank = (long) Math.ceil(fraction * total);
+		long seen = 0;
+		for (int i = 0; i < latencyMillis.length(); i++) {
+			seen += latencyMillis.get(i);
+			if (seen >= rank && seen > 0) {
+				return i;
+			}
+		}
+		return 0;
+	}
+
 	/**
 	 * @return whether the connection can be used again
 	 */
 	private static boolean exchange(Connection connection, String[] request) throws IOException {
+		long started = System.nanoTime();
 		int status = connection.get(request[0]);
 		requests.increment();
 		if (status < 0) {
 			timeouts.increment();
-			return false;
+			status = connection.awaitLate();
+			if (status < 0) {
+				lost.increment();
+				return false;
+			}
 		}
+		latencyMillis.incrementAndGet((int) Math.min(LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
 		statuses.computeIfAbsent(Integer.toString(status), (key) -> new LongAdder()).increment();
-		if (!Integer.toString(status).equals(request[1])) {
+		if (!Arrays.asList(request).subList(1, request.length).contains(Integer.toString(status))) {
 			unexpected.computeIfAbsent(request[0] + " -> " + status, (key) -> new LongAdder()).increment();
 		}
 		return true;
@@ -152,6 +196,20 @@ public class KeepAliveLoad {
 			}
 			catch (SocketTimeoutException ex) {
 				return -1;
+			}
+		}
+
+		/** After a timeout: the status if the answer still comes, else -1. */
+		int awaitLate() throws IOException {
+			this.socket.setSoTimeout(LOST_AFTER_MILLIS - READ_TIMEOUT_MILLIS);
+			try {
+				return read();
+			}
+			catch (SocketTimeoutException ex) {
+				return -1;
+			}
+			finally {
+				this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
 			}
 		}
 
