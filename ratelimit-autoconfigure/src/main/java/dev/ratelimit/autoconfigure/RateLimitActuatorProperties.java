@@ -23,6 +23,8 @@ public class RateLimitActuatorProperties {
 	 */
 	private int maskPrefixLength = 4;
 
+	private final Dashboard dashboard = new Dashboard();
+
 	public ShowKeys getShowKeys() {
 		return this.showKeys;
 	}
@@ -37,6 +39,32 @@ public class RateLimitActuatorProperties {
 
 	public void setMaskPrefixLength(int maskPrefixLength) {
 		this.maskPrefixLength = maskPrefixLength;
+	}
+
+	public Dashboard getDashboard() {
+		return this.dashboard;
+	}
+
+	/**
+	 * The dashboard page under the actuator base path.
+	 */
+	public static class Dashboard {
+
+		/**
+		 * Whether to serve a read-only live page of the rate limits at
+		 * {actuator base path}/ratelimits-dashboard. It reads the ratelimits endpoint,
+		 * which must be exposed.
+		 */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 }

@@ -132,6 +132,11 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	@Test
+	void dashboardIsOffUnlessEnabled() {
+		this.client.get().uri("/actuator/ratelimits-dashboard").exchange().expectStatus().isNotFound();
+	}
+
+	@Test
 	void limitOutsideOneToTenThousandIsABadRequest() {
 		this.client.get().uri("/actuator/ratelimits/orders?limit=0").exchange().expectStatus().isBadRequest();
 		this.client.get().uri("/actuator/ratelimits/orders?limit=10001").exchange().expectStatus().isBadRequest();

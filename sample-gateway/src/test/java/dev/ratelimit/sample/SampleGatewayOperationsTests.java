@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -100,6 +101,19 @@ class SampleGatewayOperationsTests {
 			.expectBody()
 			.jsonPath("$.status").isEqualTo("UP")
 			.jsonPath("$.details.store").isEqualTo("caffeine");
+	}
+
+	@Test
+	void servesTheDashboard() {
+		this.client.get()
+			.uri("/actuator/ratelimits-dashboard")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.contentTypeCompatibleWith(MediaType.TEXT_HTML)
+			.expectBody(String.class)
+			.value((html) -> assertThat(html).contains("<title>Rate limits</title>"));
 	}
 
 	private WebTestClient.ResponseSpec order() {

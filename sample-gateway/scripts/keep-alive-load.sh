@@ -5,10 +5,10 @@
 # exits non-zero on any timeout or unexpected status. Loopback only; needs only a JDK
 # (PORT, default 18080, is the gateway's port).
 #
-# Usage: sample-gateway/load/keep-alive-load.sh [connections] [seconds] [extra Maven args]
-#   e.g. sample-gateway/load/keep-alive-load.sh 300 180
+# Usage: sample-gateway/scripts/keep-alive-load.sh [connections] [seconds] [extra Maven args]
+#   e.g. sample-gateway/scripts/keep-alive-load.sh 300 180
 #   Reproduce the lost requests of Reactor Netty 1.3.6 (Spring Boot 4.0.7's own versions):
-#   sample-gateway/load/keep-alive-load.sh 300 180 -Dreactor-bom.version=2025.0.6 -Dnetty.version=4.2.15.Final
+#   sample-gateway/scripts/keep-alive-load.sh 300 180 -Dreactor-bom.version=2025.0.6 -Dnetty.version=4.2.15.Final
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 connections=${1:-300}
@@ -27,4 +27,4 @@ for _ in $(seq 120); do
 	sleep 0.5
 done
 grep -E 'Reactor Netty .* can leave' "$log" || true
-java -Xss256k sample-gateway/load/KeepAliveLoad.java "$port" "$connections" "$seconds"
+java -Xss256k sample-gateway/scripts/KeepAliveLoad.java "$port" "$connections" "$seconds"
