@@ -60,7 +60,10 @@ class RedisGatewayFailureTests {
 				.exchange()
 				.expectBody()
 				.returnResult();
-			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+			// Bounded by the 250 ms timeout (then the open breaker), far from a stall: Lettuce
+			// would queue the command until its 60 s command timeout. The margin is for a
+			// busy machine's scheduling, not for the code.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
 			assertThat(result.getStatus().value()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS.value());
 			assertThat(Long.parseLong(result.getResponseHeaders().getFirst("Retry-After"))).isGreaterThanOrEqualTo(1);
 		}
