@@ -21,8 +21,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
- * The {@code RateLimit} gateway filter and the start-up check of the routes that use
- * it.
+ * The {@code RateLimit} gateway filter, the start-up check of the routes that use it
+ * and of the Reactor Netty they run on.
  */
 @Configuration(proxyBeanMethods = false)
 class FilterConfiguration {
@@ -49,6 +49,12 @@ class FilterConfiguration {
 			throw new InvalidRateLimitConfigurationException(problems);
 		}
 		return type;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static ReactorNettyVersionCheck reactorNettyVersionCheck() {
+		return new ReactorNettyVersionCheck();
 	}
 
 	@Bean

@@ -33,10 +33,13 @@ final class GatewayRunner implements AutoCloseable {
 			.properties(all.toArray(new String[0]));
 	}
 
+	int port() {
+		return ((WebServerApplicationContext) this.context).getWebServer().getPort();
+	}
+
 	WebTestClient client() {
-		int port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
 		return WebTestClient.bindToServer()
-			.baseUrl("http://127.0.0.1:" + port)
+			.baseUrl("http://127.0.0.1:" + port())
 			.responseTimeout(Duration.ofSeconds(30))
 			.build();
 	}

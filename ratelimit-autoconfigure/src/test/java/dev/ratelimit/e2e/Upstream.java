@@ -11,7 +11,7 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * A real HTTP server the gateway routes to; it counts the requests that reach it, per
- * path.
+ * path and query as the gateway forwarded them.
  */
 public final class Upstream implements AutoCloseable {
 
@@ -31,7 +31,7 @@ public final class Upstream implements AutoCloseable {
 			.port(0)
 			.handle((request, response) -> {
 				String path = request.fullPath();
-				this.hits.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
+				this.hits.computeIfAbsent(request.uri(), (key) -> new AtomicInteger()).incrementAndGet();
 				return response.header("Content-Type", "application/json")
 					.header("X-Upstream", "reached")
 					.sendString(Mono.just("{\"path\":\"" + path + "\"}"));
@@ -47,8 +47,11 @@ public final class Upstream implements AutoCloseable {
 		return "http://127.0.0.1:" + this.server.port();
 	}
 
-	public int hits(String path) {
-		AtomicInteger count = this.hits.get(path);
+	/**
+	 * Requests that reached this server with the given path and query.
+	 */
+	public int hits(String pathAndQuery) {
+		AtomicInteger count = this.hits.get(pathAndQuery);
 		return (count != null) ? count.get() : 0;
 	}
 

@@ -3,6 +3,7 @@ package dev.ratelimit.sample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import redis.embedded.RedisServer;
@@ -43,6 +44,9 @@ class SampleGatewayRedisProfileTests {
 	static void ports(DynamicPropertyRegistry registry) {
 		registry.add("server.port", () -> PORT);
 		registry.add("spring.data.redis.port", () -> redis.ports().get(0));
+		// The profile's 50 ms suits a production Redis next door; a busy test machine's
+		// first script load can take longer, and then on-failure, not Redis, would decide.
+		registry.add("ratelimit.redis.timeout", () -> "2s");
 	}
 
 	@AfterAll
@@ -72,11 +76,40 @@ class SampleGatewayRedisProfileTests {
 		WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + PORT).build();
 		int admitted = 0;
 		for (int i = 0; i < 15; i++) {
-			if (client.get().uri("/api/search?q=" + i).exchange().returnResult(String.class).getStatus().value() == 200) {
+			int status = client.get().uri("/api/search?q=" + i).exchange().returnResult(String.class).getStatus().value();
+			assertThat(status).as("request %d", i).isIn(200, 429);
+			if (status == 200) {
 				admitted++;
 			}
 		}
-		assertThat(admitted).isEqualTo(10);
+		// docs/redis.md: a hybrid node never admits more than the limit within a window
+		// (its leases come out of the Redis bucket), so 10 here; it need not be exact.
+		assertThat(admitted).isBetween(1, 10);
+		assertThat(requests(client, "allowed")).isEqualTo(admitted);
+		assertThat(requests(client, "rejected")).isEqualTo(15 - admitted);
+		// Decided by the hybrid store, never by the local fallback of on-failure.
+		assertThat(requests(client, "error")).isZero();
+		assertThat(this.template.scan(ScanOptions.scanOptions().match("rl:{search:*").build()).collectList().block())
+			.as("the search bucket leased from Redis")
+			.isNotEmpty();
+		client.get()
+			.uri("/actuator/health/ratelimit")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.components.hybrid.status")
+			.isEqualTo("UP");
+	}
+
+	private static int requests(WebTestClient client, String outcome) {
+		Double count = JsonPath.parse(client.get()
+			.uri("/actuator/metrics/ratelimit.requests?tag=policy:search&tag=outcome:" + outcome)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody()).read("$.measurements[0].value", Double.class);
+		return count.intValue();
 	}
 
 	private static RedisServer startRedis() {
