@@ -2,8 +2,10 @@ package dev.ratelimit.algorithm;
 
 /**
  * State of a limit counted in windows aligned on multiples of the window's length on
- * the clock's timeline. A reading older than the current window (a late caller)
- * counts in the current window rather than reopening an old one.
+ * the clock's timeline, which starts at the Unix epoch, as Redis time does in the Redis
+ * store's scripts: every store and node shares the same windows. A reading older than
+ * the current window (a late caller) counts in the current window rather than
+ * reopening an old one.
  */
 abstract class AlignedWindowState implements LimitState {
 

@@ -14,12 +14,6 @@ public final class Bucket {
 
 	private final LimitState[] states;
 
-	/**
-	 * Reused by every request, so that judging allocates only the decisions and the
-	 * verdict.
-	 */
-	private final Decision[] decisions;
-
 	private long requests;
 
 	/**
@@ -36,26 +30,35 @@ public final class Bucket {
 		for (int i = 0; i < this.states.length; i++) {
 			this.states[i] = this.limits.get(i).newState(nowNanos);
 		}
-		this.decisions = new Decision[this.states.length];
 	}
 
 	/**
 	 * Judge a request of {@code cost} units at {@code nowNanos} against every limit,
-	 * consuming it from all of them only when all admit it.
+	 * consuming it from all of them only when all admit it. On a rejection, the limits
+	 * that would have admitted the request report what they hold, since they consume
+	 * nothing.
 	 */
 	public Verdict tryAcquire(long nowNanos, long cost) {
 		this.requests++;
+		Decision[] decisions = new Decision[this.states.length];
 		boolean allowed = true;
 		for (int i = 0; i < this.states.length; i++) {
-			this.decisions[i] = this.states[i].probe(nowNanos, cost);
-			allowed &= this.decisions[i].allowed();
+			decisions[i] = this.states[i].probe(nowNanos, cost);
+			allowed &= decisions[i].allowed();
 		}
 		if (allowed) {
 			for (LimitState state : this.states) {
 				state.commit(nowNanos, cost);
 			}
 		}
-		return Verdict.of(this.decisions);
+		else {
+			for (int i = 0; i < this.states.length; i++) {
+				if (decisions[i].allowed()) {
+					decisions[i] = this.states[i].probe(nowNanos, 0);
+				}
+			}
+		}
+		return Verdict.of(decisions);
 	}
 
 	/**

@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * Fixed window counter: at most {@code limit} units per aligned window. Windows are
- * aligned on multiples of {@code window} of the clock's timeline, so a client may
- * spend its limit at the end of one window and again at the start of the next (the
- * seed's boundary burst).
+ * aligned on multiples of {@code window} of the clock's timeline, which counts from the
+ * Unix epoch (see {@link MonotonicClock}), so a {@code 1d} window starts at 00:00 UTC.
+ * A client may spend its limit at the end of one window and again at the start of the
+ * next (the boundary burst).
  */
 public record FixedWindow(long limit, Duration window) implements Limit {
 
@@ -59,12 +60,12 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 			long untilWindowEnd = untilWindowEnd(nowNanos);
 			if (cost <= this.limit - this.count) {
 				long after = this.count + cost;
+				// Every unit comes back at once, at the end of the window.
 				return new Decision(true, this.limit - after, this.limit, (after > 0) ? untilWindowEnd : 0, 0);
 			}
 			// A cost above the limit never fits; the end of the window is still the
 			// earliest instant anything changes.
-			return new Decision(false, this.limit - this.count, this.limit, (this.count > 0) ? untilWindowEnd : 0,
-					untilWindowEnd);
+			return Decision.rejected(this.limit - this.count, this.limit, untilWindowEnd);
 		}
 
 		@Override

@@ -80,13 +80,16 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 			drain(nowNanos);
 			if (this.level + cost <= this.capacity + Nanos.UNIT_EPSILON) {
 				double after = Math.min(this.capacity, this.level + cost);
-				return new Decision(true, Nanos.wholeUnits(this.capacity - after), this.capacity, untilDrained(after),
-						0);
+				long remaining = Nanos.wholeUnits(this.capacity - after);
+				// When the next whole slot drains, not when the queue is empty: within
+				// that time the client can use no more than the remaining.
+				long reset = (remaining < this.capacity) ? untilDrained(after - (this.capacity - remaining - 1)) : 0;
+				return new Decision(true, remaining, this.capacity, reset, 0);
 			}
 			// A cost above the capacity never fits; report when the queue is empty.
 			double overflow = Math.min(this.level, this.level + cost - this.capacity);
-			return new Decision(false, Nanos.wholeUnits(this.capacity - this.level), this.capacity,
-					untilDrained(this.level), Math.max(1, untilDrained(overflow)));
+			return Decision.rejected(Nanos.wholeUnits(this.capacity - this.level), this.capacity,
+					Math.max(1, untilDrained(overflow)));
 		}
 
 		@Override

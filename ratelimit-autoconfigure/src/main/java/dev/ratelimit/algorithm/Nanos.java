@@ -14,7 +14,7 @@ final class Nanos {
 
 	/**
 	 * Relative tolerance on computed instants, far above double rounding error (about
-	 * 1e-16) and far below a nanosecond for any duration up to days, so that rounding
+	 * 1e-16) and below ten nanoseconds for any duration up to a day, so that rounding
 	 * error never pushes a retry-after one nanosecond late.
 	 */
 	private static final double NANOS_EPSILON = 1e-13;

@@ -72,12 +72,14 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 			long elapsed = elapsed(nowNanos);
 			double estimate = estimate(this.current, this.previous, elapsed);
 			if (estimate + cost <= this.limit + Nanos.UNIT_EPSILON) {
-				double after = estimate + cost;
-				long reset = untilEmpty(this.current + cost, elapsed);
-				return new Decision(true, Nanos.wholeUnits(this.limit - after), this.limit, reset, 0);
+				long remaining = Nanos.wholeUnits(this.limit - estimate - cost);
+				// The estimate falls continuously: a unit comes back once one more than
+				// the remaining fits.
+				long reset = (remaining < this.limit) ? untilFits(this.current + cost, remaining + 1, elapsed) : 0;
+				return new Decision(true, remaining, this.limit, reset, 0);
 			}
-			return new Decision(false, Nanos.wholeUnits(this.limit - estimate), this.limit,
-					untilEmpty(this.current, elapsed), retryAfter(cost, elapsed));
+			return Decision.rejected(Nanos.wholeUnits(this.limit - estimate), this.limit,
+					untilFits(this.current, cost, elapsed));
 		}
 
 		@Override
@@ -120,27 +122,28 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		}
 
 		/**
-		 * Nanoseconds until {@code estimate + cost <= limit}: the previous window's
-		 * weight falls linearly through the current window, then the current count
-		 * becomes the previous one and falls through the next window.
+		 * Nanoseconds until {@code units} fit, the current window holding
+		 * {@code current}: the previous window's weight falls linearly through the
+		 * current window, then the current count becomes the previous one and falls
+		 * through the next window.
 		 */
-		private long retryAfter(long cost, long elapsed) {
+		private long untilFits(long current, long units, long elapsed) {
 			long untilWindowEnd = this.windowNanos - elapsed;
-			double roomNow = this.limit - cost - this.current;
+			double roomNow = this.limit - units - current;
 			if (roomNow >= 0 && this.previous > 0) {
 				// previous * (window - e) / window <= roomNow
 				double atElapsed = this.windowNanos * (1 - roomNow / this.previous);
 				return Math.max(1, Nanos.ceil(atElapsed - elapsed));
 			}
-			double roomNext = this.limit - cost;
+			double roomNext = this.limit - units;
 			if (roomNext < 0) {
-				// A cost above the limit never fits; report when the estimate is 0.
-				return untilEmpty(this.current, elapsed);
+				// More units than the limit never fit; report when the estimate is 0.
+				return untilEmpty(current, elapsed);
 			}
-			if (this.current <= roomNext) {
+			if (current <= roomNext) {
 				return untilWindowEnd;
 			}
-			double atElapsedNext = this.windowNanos * (1 - roomNext / this.current);
+			double atElapsedNext = this.windowNanos * (1 - roomNext / current);
 			return untilWindowEnd + Nanos.ceil(atElapsedNext);
 		}
 

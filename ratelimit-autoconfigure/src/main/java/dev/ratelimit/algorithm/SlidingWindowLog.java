@@ -82,15 +82,16 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 			expire(nowNanos);
 			if (cost <= this.limit - this.size) {
 				long remaining = this.limit - this.size - cost;
-				long reset = (cost > 0) ? this.windowNanos : untilExpired(this.size - 1, nowNanos);
+				// A unit comes back when the oldest entry expires; the request's own
+				// entries are the oldest when the log was empty.
+				long reset = (this.size > 0) ? untilExpired(0, nowNanos) : (cost > 0) ? this.windowNanos : 0;
 				return new Decision(true, remaining, this.limit, reset, 0);
 			}
-			long reset = untilExpired(this.size - 1, nowNanos);
 			// The request fits once the oldest (size + cost - limit) units have
 			// expired; a cost above the limit never fits, so report when all have.
 			long mustExpire = Math.min(this.size + cost - this.limit, this.size);
-			long retryAfter = untilExpired((int) mustExpire - 1, nowNanos);
-			return new Decision(false, this.limit - this.size, this.limit, reset, retryAfter);
+			return Decision.rejected(this.limit - this.size, this.limit,
+					untilExpired((int) mustExpire - 1, nowNanos));
 		}
 
 		@Override

@@ -80,12 +80,15 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 			refill(nowNanos);
 			if (this.tokens + Nanos.UNIT_EPSILON >= cost) {
 				double after = Math.max(0, this.tokens - cost);
-				return new Decision(true, Nanos.wholeUnits(after), this.capacity, untilHolding(this.capacity, after), 0);
+				long remaining = Nanos.wholeUnits(after);
+				// When the next whole token arrives, not when the bucket is full again:
+				// within that time the client can use no more than the remaining.
+				long reset = (remaining < this.capacity) ? untilHolding(remaining + 1, after) : 0;
+				return new Decision(true, remaining, this.capacity, reset, 0);
 			}
 			// A cost above the capacity never fits; report when the bucket is full.
 			long retryAfter = untilHolding(Math.min(cost, this.capacity), this.tokens);
-			return new Decision(false, Nanos.wholeUnits(this.tokens), this.capacity,
-					untilHolding(this.capacity, this.tokens), Math.max(1, retryAfter));
+			return Decision.rejected(Nanos.wholeUnits(this.tokens), this.capacity, Math.max(1, retryAfter));
 		}
 
 		@Override

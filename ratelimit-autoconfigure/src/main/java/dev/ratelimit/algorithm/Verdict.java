@@ -2,50 +2,103 @@ package dev.ratelimit.algorithm;
 
 /**
  * The outcome of all limits of a tier for one request: a request must pass every
- * limit.
- *
- * @param allowed whether every limit admitted the request (and so each consumed it)
- * @param reportedIndex index, in the tier's list of limits, of the limit reported to
- * the client: the one with the least remaining relative to its quota; {@code -1} when
- * no limit could be consulted
- * @param reported the decision of that limit, or {@code null} when no limit could be
- * consulted
- * @param retryAfterNanos when rejected, nanoseconds until every limit would admit the
- * request; {@code 0} when allowed
- * @param fallback whether the decision was made by a store's failure mode instead of
- * the store itself
+ * limit. Holds every limit's decision, so that headers can describe each limit, and
+ * which of them is reported when only one can be.
+ * <p>
+ * The limit reported is the one with the least remaining, in absolute units, as
+ * draft-ietf-httpapi-ratelimit-headers-06 section 4 requires ("the server MUST reply
+ * with the RateLimit fields related to the time window with the lower
+ * RateLimit-Remaining field values"); of equals, the one whose reset is furthest. On a
+ * rejection only the limits that rejected are candidates, so that the reported reset is
+ * a retry-after.
  */
-public record Verdict(boolean allowed, int reportedIndex, Decision reported, long retryAfterNanos, boolean fallback) {
+public final class Verdict {
 
-	/**
-	 * Combine the decisions of every limit of a tier, in the tier's order. Allowed
-	 * when all allowed; then the limit reported is the one with the least remaining
-	 * relative to its quota. Rejected otherwise; then the limit reported is the
-	 * rejecting one that frees up last, and the retry-after is its: time only brings
-	 * the other limits closer to admitting the request.
-	 * @param decisions one decision per limit, at least one
-	 * @return the verdict, never a fallback
-	 */
-	public static Verdict of(Decision[] decisions) {
-		int reportedIndex = -1;
-		boolean allowed = true;
-		for (int i = 0; i < decisions.length; i++) {
-			if (!decisions[i].allowed()) {
-				if (allowed || decisions[i].retryAfterNanos() > decisions[reportedIndex].retryAfterNanos()) {
-					reportedIndex = i;
-				}
-				allowed = false;
-			}
-			else if (allowed && (reportedIndex < 0 || closerToExhaustion(decisions[i], decisions[reportedIndex]))) {
-				reportedIndex = i;
-			}
-		}
-		Decision reported = decisions[reportedIndex];
-		return new Verdict(allowed, reportedIndex, reported, allowed ? 0 : reported.retryAfterNanos(), false);
+	private static final Decision[] NO_DECISIONS = {};
+
+	private final boolean allowed;
+
+	private final Decision[] decisions;
+
+	private final int reportedIndex;
+
+	private final long retryAfterNanos;
+
+	private final boolean fallback;
+
+	private Verdict(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
+			boolean fallback) {
+		this.allowed = allowed;
+		this.decisions = decisions;
+		this.reportedIndex = reportedIndex;
+		this.retryAfterNanos = retryAfterNanos;
+		this.fallback = fallback;
 	}
 
-	private static boolean closerToExhaustion(Decision candidate, Decision current) {
-		return (double) candidate.remaining() / candidate.limit() < (double) current.remaining() / current.limit();
+	/**
+	 * Combine the decisions of every limit of a tier. Allowed when all allowed;
+	 * otherwise the retry-after is the longest of the rejecting limits': time only
+	 * brings the other limits closer to admitting the request.
+	 * @param decisions one decision per limit, in the tier's order, at least one; kept,
+	 * not copied, so the caller hands over an array it no longer touches
+	 * @return the verdict, never a fallback
+	 */
+	public static Verdict of(Decision... decisions) {
+		if (decisions.length == 0) {
+			throw new IllegalArgumentException("a verdict needs at least one decision");
+		}
+		boolean allowed = true;
+		long retryAfter = 0;
+		for (Decision decision : decisions) {
+			if (!decision.allowed()) {
+				allowed = false;
+				retryAfter = Math.max(retryAfter, decision.retryAfterNanos());
+			}
+		}
+		int reported = 0;
+		for (int i = 1; i < decisions.length; i++) {
+			if (reportsBefore(allowed, decisions, i, reported)) {
+				reported = i;
+			}
+		}
+		return new Verdict(allowed, decisions, reported, retryAfter, false);
+	}
+
+	/**
+	 * A store's failure mode decided without consulting any limit: there is no quota to
+	 * report.
+	 */
+	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
+		return new Verdict(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
+	}
+
+	/**
+	 * This verdict, marked as decided by a store's failure mode.
+	 */
+	public Verdict asFallback() {
+		return new Verdict(this.allowed, this.decisions, this.reportedIndex, this.retryAfterNanos, true);
+	}
+
+	/**
+	 * Whether every limit admitted the request (and so each consumed it).
+	 */
+	public boolean allowed() {
+		return this.allowed;
+	}
+
+	/**
+	 * Whether a store's failure mode decided instead of the store itself.
+	 */
+	public boolean fallback() {
+		return this.fallback;
+	}
+
+	/**
+	 * When rejected, nanoseconds until every limit would admit the request; {@code 0}
+	 * when allowed.
+	 */
+	public long retryAfterNanos() {
+		return this.retryAfterNanos;
 	}
 
 	/**
@@ -53,6 +106,70 @@ public record Verdict(boolean allowed, int reportedIndex, Decision reported, lon
 	 */
 	public long retryAfterSeconds() {
 		return Math.max(1, Decision.ceilSeconds(this.retryAfterNanos));
+	}
+
+	/**
+	 * How many limits were consulted: the tier's limit count, or {@code 0} when no limit
+	 * could be.
+	 */
+	public int limitCount() {
+		return this.decisions.length;
+	}
+
+	/**
+	 * The decision of the limit at {@code index} in the tier's list of limits.
+	 */
+	public Decision decision(int index) {
+		return this.decisions[index];
+	}
+
+	/**
+	 * Index of the limit reported to the client; {@code -1} when no limit could be
+	 * consulted.
+	 */
+	public int reportedIndex() {
+		return this.reportedIndex;
+	}
+
+	/**
+	 * The decision of the limit reported to the client, or {@code null} when no limit
+	 * could be consulted.
+	 */
+	public Decision reported() {
+		return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
+	}
+
+	/**
+	 * The indexes of the limits, in the order they are reported: the reported limit
+	 * first, then by the same rule.
+	 */
+	public int[] reportOrder() {
+		int[] order = new int[this.decisions.length];
+		for (int i = 0; i < order.length; i++) {
+			int at = i;
+			while (at > 0 && reportsBefore(this.allowed, this.decisions, i, order[at - 1])) {
+				order[at] = order[at - 1];
+				at--;
+			}
+			order[at] = i;
+		}
+		return order;
+	}
+
+	/**
+	 * Whether the limit at {@code candidate} is reported before the one at
+	 * {@code other}, which comes earlier in the tier's order.
+	 */
+	private static boolean reportsBefore(boolean allowed, Decision[] decisions, int candidate, int other) {
+		Decision a = decisions[candidate];
+		Decision b = decisions[other];
+		if (!allowed && a.allowed() != b.allowed()) {
+			return !a.allowed();
+		}
+		if (a.remaining() != b.remaining()) {
+			return a.remaining() < b.remaining();
+		}
+		return a.resetNanos() > b.resetNanos();
 	}
 
 }

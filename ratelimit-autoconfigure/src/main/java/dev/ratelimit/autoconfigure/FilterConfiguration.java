@@ -1,8 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitListener;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 
@@ -29,7 +35,20 @@ class FilterConfiguration {
 		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
-				properties.getApiKeyHeader());
+				properties.getApiKeyHeader(), problemType(properties));
+	}
+
+	/**
+	 * The problem type, validated again for applications that define their own
+	 * policies, whose start-up skips the policy factory's checks.
+	 */
+	private static URI problemType(RateLimitProperties properties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		URI type = RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems);
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+		return type;
 	}
 
 	@Bean

@@ -1,6 +1,8 @@
 package dev.ratelimit.autoconfigure;
 
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +20,7 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
+import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
@@ -46,6 +49,9 @@ final class RateLimitPolicyFactory {
 	private static final String POSITIVE = "must be a positive number";
 
 	private static final String POSITIVE_DURATION = "must be a positive duration (for example 500ms, 1s, 1m, 1d)";
+
+	private static final String ABSOLUTE_URI = "must be an absolute URI, such as "
+			+ "https://iana.org/assignments/http-problem-types#quota-exceeded or one under a domain you control";
 
 	private final Set<String> keyResolverBeanNames;
 
@@ -91,6 +97,7 @@ final class RateLimitPolicyFactory {
 		if (properties.getStore() == null) {
 			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be caffeine, redis or hybrid"));
 		}
+		problemType(properties.getProblem().getType(), problems);
 		String defaultTier = properties.getTiers().getDefaultTier();
 		if (defaultTier == null || defaultTier.isBlank()) {
 			problems.add(new ConfigurationProblem(PREFIX + ".tiers.default", quoted(defaultTier),
@@ -115,7 +122,11 @@ final class RateLimitPolicyFactory {
 		StoreType store = (policy.getStore() != null) ? policy.getStore() : properties.getStore();
 		Map<String, Tier> tiers = new LinkedHashMap<>();
 		policy.getTiers().forEach((tierName, specs) -> {
-			Tier tier = tier(path + ".tiers." + tierName, tierName, specs, policy.getCost(), problems);
+			String tierPath = path + ".tiers." + tierName;
+			Tier tier = tier(tierPath, tierName, specs, policy.getCost(), problems);
+			if (tier != null && properties.getHeaders() != null) {
+				RateLimitFieldRules.check(properties.getHeaders(), id, tier, tierPath, problems);
+			}
 			if (tier != null) {
 				tiers.put(tierName, tier);
 			}
@@ -181,13 +192,39 @@ final class RateLimitPolicyFactory {
 			return null;
 		}
 		List<Limit> limits = new ArrayList<>(specs.size());
+		List<String> names = new ArrayList<>(specs.size());
 		for (int i = 0; i < specs.size(); i++) {
 			Limit limit = limit(path + "[" + i + "]", specs.get(i), cost, problems);
 			if (limit != null) {
 				limits.add(limit);
+				names.add(specs.get(i).getName());
 			}
 		}
-		return (limits.size() == specs.size()) ? new Tier(name, limits) : null;
+		return (limits.size() == specs.size()) ? new Tier(name, limits, names) : null;
+	}
+
+	/**
+	 * The problem type of rejections: an absolute URI, as RFC 9457 section 3.1.1
+	 * recommends, so that clients resolve it the same way wherever the body travels.
+	 * @return the type, or {@code null} when it is not one (a problem was added)
+	 */
+	static URI problemType(String type, List<ConfigurationProblem> problems) {
+		String path = PREFIX + ".problem.type";
+		if (type == null || type.isBlank()) {
+			problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
+			return null;
+		}
+		try {
+			URI uri = new URI(type);
+			if (uri.isAbsolute()) {
+				return uri;
+			}
+		}
+		catch (URISyntaxException ex) {
+			// Reported below, like a relative reference.
+		}
+		problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
+		return null;
 	}
 
 	private Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {

@@ -55,6 +55,11 @@ public class RateLimitProperties {
 	 */
 	private final Caffeine caffeine = new Caffeine();
 
+	/**
+	 * The problem body of a rejection (429).
+	 */
+	private final Problem problem = new Problem();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -101,6 +106,10 @@ public class RateLimitProperties {
 
 	public Caffeine getCaffeine() {
 		return this.caffeine;
+	}
+
+	public Problem getProblem() {
+		return this.problem;
 	}
 
 	/**
@@ -220,6 +229,13 @@ public class RateLimitProperties {
 	public static class LimitSpec {
 
 		/**
+		 * Name of the limit in draft-11 headers and in the violated-policies of 429
+		 * bodies: non-blank printable ASCII, unique within the tier. Defaults to
+		 * '<policy>-<tier>-<n>', n counting the tier's limits from 1.
+		 */
+		private String name;
+
+		/**
 		 * Algorithm: 'fixed-window', 'sliding-window-log', 'sliding-window-counter'
 		 * (these take limit and window), 'token-bucket' (capacity, refill-rate,
 		 * refill-period) or 'leaky-bucket' (capacity, drain-rate, drain-period).
@@ -264,6 +280,14 @@ public class RateLimitProperties {
 		 * Period over which drain-rate units drain, for a leaky bucket. Defaults to 1s.
 		 */
 		private Duration drainPeriod;
+
+		public String getName() {
+			return this.name;
+		}
+
+		public void setName(String name) {
+			this.name = name;
+		}
 
 		public String getAlgorithm() {
 			return this.algorithm;
@@ -327,6 +351,28 @@ public class RateLimitProperties {
 
 		public void setDrainPeriod(Duration drainPeriod) {
 			this.drainPeriod = drainPeriod;
+		}
+
+	}
+
+	/**
+	 * The problem body of a rejection (429).
+	 */
+	public static class Problem {
+
+		/**
+		 * Problem type URI of every rejection: an absolute URI. Defaults to the
+		 * quota-exceeded type that draft-ietf-httpapi-ratelimit-headers-11 registers
+		 * with IANA.
+		 */
+		private String type = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
 		}
 
 	}

@@ -6,12 +6,14 @@ import java.time.Duration;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.Tier;
 
 /**
  * What clients are told about one limit, computed once per route so that a request
  * only copies ready-made strings.
  *
- * @param name the limit's name in draft-11 headers: {@code <policy>-<tier>-<n>}
+ * @param name the limit's name in draft-11 headers and 429 bodies: its configured name,
+ * else {@code <policy>-<tier>-<n>}
  * @param quota the quota, as a header value
  * @param windowSeconds the window in whole seconds (at least one), as a header value
  * @param detail the sentence of a 429 body, naming the limit
@@ -20,32 +22,38 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 
 	private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
-	static LimitDescription of(String policyId, String tierName, int index, Limit limit) {
+	static LimitDescription of(String policyId, Tier tier, int index) {
+		Limit limit = tier.limits().get(index);
 		long windowNanos = limit.window().toNanos();
+		// A window is a non-zero Integer of seconds, with no sub-second precision
+		// (draft-ietf-httpapi-ratelimit-headers-11 section 3.1.3).
 		long windowSeconds = Math.max(1, (windowNanos + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND);
-		return new LimitDescription(policyId + "-" + tierName + "-" + (index + 1), Long.toString(limit.quota()),
+		return new LimitDescription(tier.limitName(policyId, index), Long.toString(limit.quota()),
 				Long.toString(windowSeconds), "You have exceeded the rate limit of " + rate(limit) + ".");
 	}
 
 	/**
-	 * The draft-06 policy item: {@code <quota>;w=<window seconds>}.
+	 * The draft-06 quota policy item: {@code <quota>;w=<window seconds>}
+	 * (draft-ietf-httpapi-ratelimit-headers-06 section 2.1).
 	 */
 	String draft06Policy() {
 		return this.quota + ";w=" + this.windowSeconds;
 	}
 
 	/**
-	 * The draft-11 policy item: {@code "<name>";q=<quota>;w=<window seconds>}.
+	 * The draft-11 quota policy item: {@code "<name>";q=<quota>;w=<window seconds>}
+	 * (draft-ietf-httpapi-ratelimit-headers-11 section 3.1).
 	 */
 	String draft11Policy() {
 		return quotedName() + ";q=" + this.quota + ";w=" + this.windowSeconds;
 	}
 
 	/**
-	 * The name as a Structured Fields string.
+	 * The name as a Structured Fields String: draft-11 requires the item of either field
+	 * to be a String (sections 3 and 4.1).
 	 */
 	String quotedName() {
-		return "\"" + this.name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+		return RateLimitFieldRules.string(this.name);
 	}
 
 	static String rate(Limit limit) {

@@ -1,5 +1,7 @@
 package dev.ratelimit.gateway;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.MonotonicClock;
@@ -31,7 +33,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * Stands for a store that failed or answered nothing: let the request through,
 	 * report no quota.
 	 */
-	private static final Verdict STORE_FAILED = new Verdict(true, -1, null, 0, true);
+	private static final Verdict STORE_FAILED = Verdict.withoutLimits(true, 0);
 
 	private final String policyId;
 
@@ -100,13 +102,12 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 			long decisionNanos) {
 		boolean reject = !verdict.allowed() && !this.shadow;
 		notifyListeners(plan.tier(), outcome(verdict), decisionNanos);
-		if (verdict.reported() != null) {
-			plan.headers().write(exchange.getResponse().getHeaders(), verdict.reportedIndex(), verdict.reported());
+		if (verdict.limitCount() > 0) {
+			plan.headers().write(exchange.getResponse().getHeaders(), verdict);
 		}
 		if (reject) {
-			int described = Math.max(verdict.reportedIndex(), 0);
-			return this.problemWriter.reject(exchange, plan.limits()[described].detail(),
-					verdict.retryAfterSeconds());
+			return this.problemWriter.reject(exchange, plan.detail(verdict), verdict.retryAfterSeconds(),
+					plan.violatedPolicies(verdict));
 		}
 		return chain.filter(exchange);
 	}
@@ -152,6 +153,35 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * writer.
 	 */
 	record TierPlan(Tier tier, LimitDescription[] limits, RateLimitHeaders headers) {
+
+		/**
+		 * The detail of a rejection without any limit's decision: a store's failure mode
+		 * refused the request.
+		 */
+		static final String UNCHECKED_DETAIL = "The rate limit could not be checked, so the request was refused; "
+				+ "retry after the time given.";
+
+		/**
+		 * The sentence of a 429 body: the reported limit's, which is one that rejected.
+		 */
+		String detail(Verdict verdict) {
+			return (verdict.limitCount() > 0) ? this.limits[verdict.reportedIndex()].detail() : UNCHECKED_DETAIL;
+		}
+
+		/**
+		 * The names of the limits that rejected, as in {@code RateLimit-Policy}; none
+		 * when a store's failure mode refused the request without consulting any.
+		 */
+		List<String> violatedPolicies(Verdict verdict) {
+			List<String> names = new ArrayList<>(1);
+			for (int i = 0; i < verdict.limitCount(); i++) {
+				if (!verdict.decision(i).allowed()) {
+					names.add(this.limits[i].name());
+				}
+			}
+			return names;
+		}
+
 	}
 
 }

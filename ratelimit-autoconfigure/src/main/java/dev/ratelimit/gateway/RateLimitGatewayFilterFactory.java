@@ -1,5 +1,6 @@
 package dev.ratelimit.gateway;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -67,10 +68,11 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * write {@code application/problem+json}
 	 * @param headerStyle the rate limit headers to write
 	 * @param apiKeyHeader the request header carrying the API key
+	 * @param problemType the type of every 429's problem body, an absolute URI
 	 */
 	public RateLimitGatewayFilterFactory(RateLimitPolicies policies, List<BucketStore> stores,
 			List<RateLimitListener> listeners, BeanFactory beanFactory, List<HttpMessageWriter<?>> messageWriters,
-			HeaderStyle headerStyle, String apiKeyHeader) {
+			HeaderStyle headerStyle, String apiKeyHeader, URI problemType) {
 		super(Config.class);
 		this.policies = policies;
 		this.stores = List.copyOf(stores);
@@ -78,7 +80,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.beanFactory = beanFactory;
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
-		this.problemWriter = new RateLimitProblemWriter(messageWriters);
+		this.problemWriter = new RateLimitProblemWriter(messageWriters, problemType);
 	}
 
 	@Override
@@ -107,10 +109,22 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory), this.listeners, this.problemWriter);
 	}
 
+	/**
+	 * The tier as the route serves it.
+	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
+	 * it validly, for policies not built from {@code ratelimit.policies}, which checks
+	 * the same at start-up
+	 */
 	private TierPlan plan(String policyId, Tier tier) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		RateLimitFieldRules.check(this.headerStyle, policyId, tier,
+				"ratelimit.policies." + policyId + ".tiers." + tier.name(), problems);
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
 		List<LimitDescription> limits = new ArrayList<>(tier.limits().size());
 		for (int i = 0; i < tier.limits().size(); i++) {
-			limits.add(LimitDescription.of(policyId, tier.name(), i, tier.limits().get(i)));
+			limits.add(LimitDescription.of(policyId, tier, i));
 		}
 		return new TierPlan(tier, limits.toArray(new LimitDescription[0]),
 				RateLimitHeaders.of(this.headerStyle, limits));

@@ -21,37 +21,55 @@ import org.springframework.web.server.ServerWebExchange;
  */
 final class RateLimitProblemWriter {
 
-	/**
-	 * The problem type of every rejection.
-	 */
-	static final URI TYPE = URI.create("https://ratelimit.dev/problems/rate-limit-exceeded");
-
 	static final String TITLE = "Rate limit exceeded";
 
 	static final String RETRY_AFTER_PROPERTY = "retryAfter";
+
+	/**
+	 * The names of the limits that rejected, as the quota-exceeded problem type defines
+	 * it (draft-ietf-httpapi-ratelimit-headers-11 section 5.1); an extension member
+	 * (RFC 9457 section 3.2).
+	 */
+	static final String VIOLATED_POLICIES_PROPERTY = "violated-policies";
 
 	private static final ResolvableType PROBLEM_DETAIL = ResolvableType.forClass(ProblemDetail.class);
 
 	private final HttpMessageWriter<ProblemDetail> writer;
 
+	private final URI type;
+
+	/**
+	 * @param writers the application's message writers
+	 * @param type the problem type of every rejection, an absolute URI (RFC 9457
+	 * section 3.1.1)
+	 */
 	@SuppressWarnings("unchecked")
-	RateLimitProblemWriter(List<HttpMessageWriter<?>> writers) {
+	RateLimitProblemWriter(List<HttpMessageWriter<?>> writers, URI type) {
 		this.writer = (HttpMessageWriter<ProblemDetail>) writers.stream()
 			.filter((candidate) -> candidate.canWrite(PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON))
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("No HTTP message writer can write "
 					+ "application/problem+json; the RateLimit filter needs a JSON codec such as Jackson"));
+		this.type = type;
 	}
 
-	Mono<Void> reject(ServerWebExchange exchange, String detail, long retryAfterSeconds) {
+	/**
+	 * Reject the exchange. {@code Retry-After} is delay-seconds (RFC 9110 section
+	 * 10.2.3), like the rate limit headers' resets, so that both reference the same
+	 * instant. A {@code HEAD} request gets the status and headers without a body
+	 * (RFC 9110 section 9.3.2).
+	 */
+	Mono<Void> reject(ServerWebExchange exchange, String detail, long retryAfterSeconds,
+			List<String> violatedPolicies) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
 		response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, detail);
-		problem.setType(TYPE);
+		problem.setType(this.type);
 		problem.setTitle(TITLE);
 		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
 		problem.setProperty(RETRY_AFTER_PROPERTY, retryAfterSeconds);
+		problem.setProperty(VIOLATED_POLICIES_PROPERTY, violatedPolicies);
 		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
 				Map.of());
 	}

@@ -8,7 +8,8 @@ import java.util.Map;
  * @param algorithm the algorithm's configuration name
  * @param limit the quota: limit or capacity
  * @param remaining whole units left now
- * @param resetSeconds seconds until the quota is fully restored, rounded up
+ * @param resetSeconds seconds until the remaining count next goes up, rounded up, as in
+ * the response headers; {@code 0} when the whole quota is left
  * @param state the algorithm's own state (tokens, queue level, window counts, log
  * size)
  */

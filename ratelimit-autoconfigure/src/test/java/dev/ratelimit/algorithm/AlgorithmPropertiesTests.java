@@ -159,14 +159,7 @@ class AlgorithmPropertiesTests {
 			@ForAll @IntRange(min = 1, max = 10) int quota,
 			@ForAll @Size(max = 100) List<@IntRange(min = 0, max = 300) Integer> gaps,
 			@ForAll @IntRange(min = 1, max = 3) int cost) {
-		Duration period = Duration.ofSeconds(1);
-		Limit limit = switch (algorithm) {
-			case 0 -> new FixedWindow(quota, period);
-			case 1 -> new SlidingWindowLog(quota, period);
-			case 2 -> new SlidingWindowCounter(quota, period);
-			case 3 -> new TokenBucket(quota, 3, period);
-			default -> new LeakyBucket(quota, 3, period);
-		};
+		Limit limit = limit(algorithm, quota);
 		LimitState state = limit.newState(0);
 		long now = 0;
 		for (int i = 0; i < gaps.size(); i++) {
@@ -177,6 +170,8 @@ class AlgorithmPropertiesTests {
 			}
 			else if (cost <= quota) {
 				assertThat(decision.retryAfterNanos()).isPositive();
+				assertThat(decision.resetNanos()).as("a rejection's reset is its retry-after")
+					.isEqualTo(decision.retryAfterNanos());
 				Bucket copy = replay(limit, gaps.subList(0, i), cost);
 				assertThat(copy.peek(0, now + decision.retryAfterNanos() - 2 * MILLISECOND).remaining())
 					.as("still short just before the retry-after")
@@ -186,6 +181,45 @@ class AlgorithmPropertiesTests {
 					.isTrue();
 			}
 		}
+	}
+
+	@Property(tries = 300)
+	void anAdmissionsResetIsWhenItsRemainingNextGoesUp(@ForAll @IntRange(min = 0, max = 4) int algorithm,
+			@ForAll @IntRange(min = 1, max = 10) int quota,
+			@ForAll @Size(max = 100) List<@IntRange(min = 0, max = 300) Integer> gaps,
+			@ForAll @IntRange(min = 1, max = 3) int cost) {
+		Limit limit = limit(algorithm, quota);
+		Bucket bucket = new Bucket(List.of(limit), 0);
+		long now = 0;
+		for (int i = 0; i < gaps.size(); i++) {
+			now += gaps.get(i) * MILLISECOND;
+			Decision decision = bucket.tryAcquire(now, cost).reported();
+			if (!decision.allowed()) {
+				continue;
+			}
+			if (decision.remaining() == quota) {
+				assertThat(decision.resetNanos()).isZero();
+				continue;
+			}
+			assertThat(decision.resetNanos()).isPositive();
+			Bucket copy = replay(limit, gaps.subList(0, i + 1), cost);
+			assertThat(copy.peek(0, now + decision.resetNanos() - 2 * MILLISECOND).remaining())
+				.as("no more left just before the reset")
+				.isEqualTo(decision.remaining());
+			assertThat(copy.peek(0, now + decision.resetNanos()).remaining()).as("more left at the reset")
+				.isGreaterThan(decision.remaining());
+		}
+	}
+
+	private static Limit limit(int algorithm, int quota) {
+		Duration period = Duration.ofSeconds(1);
+		return switch (algorithm) {
+			case 0 -> new FixedWindow(quota, period);
+			case 1 -> new SlidingWindowLog(quota, period);
+			case 2 -> new SlidingWindowCounter(quota, period);
+			case 3 -> new TokenBucket(quota, 3, period);
+			default -> new LeakyBucket(quota, 3, period);
+		};
 	}
 
 	/**

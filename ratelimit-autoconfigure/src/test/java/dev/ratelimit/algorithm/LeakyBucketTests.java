@@ -38,7 +38,7 @@ class LeakyBucketTests {
 		Decision decision = state.probe(SECOND / 10, 1);
 		assertThat(decision.allowed()).isFalse();
 		assertThat(decision.retryAfterNanos()).isEqualTo(SECOND / 2 - SECOND / 10);
-		assertThat(decision.resetNanos()).isEqualTo(2 * SECOND - SECOND / 10);
+		assertThat(decision.resetNanos()).isEqualTo(decision.retryAfterNanos());
 		assertThat(state.probe(SECOND / 10, 3).retryAfterNanos()).isEqualTo(7 * SECOND / 5);
 	}
 
@@ -48,7 +48,8 @@ class LeakyBucketTests {
 		Decision decision = state.probe(0, 3);
 		assertThat(decision.allowed()).isTrue();
 		assertThat(decision.remaining()).isEqualTo(1);
-		assertThat(decision.resetNanos()).isEqualTo(3 * SECOND / 2);
+		// One more slot frees up once one unit drains, at 2 per second.
+		assertThat(decision.resetNanos()).isEqualTo(SECOND / 2);
 		assertThat(state.probe(0, 0).remaining()).isEqualTo(4);
 	}
 

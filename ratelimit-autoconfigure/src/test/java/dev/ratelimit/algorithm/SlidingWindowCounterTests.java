@@ -54,7 +54,7 @@ class SlidingWindowCounterTests {
 		Decision decision = state.probe(15 * SECOND, 1);
 		assertThat(decision.allowed()).isFalse();
 		assertThat(decision.retryAfterNanos()).isEqualTo(SECOND);
-		assertThat(decision.resetNanos()).isEqualTo(15 * SECOND);
+		assertThat(decision.resetNanos()).isEqualTo(decision.retryAfterNanos());
 		assertThat(state.probe(16 * SECOND - MILLISECOND, 1).allowed()).isFalse();
 		assertThat(state.probe(16 * SECOND, 1).allowed()).isTrue();
 	}
@@ -67,9 +67,24 @@ class SlidingWindowCounterTests {
 		Decision decision = state.probe(5 * SECOND, 2);
 		assertThat(decision.allowed()).isFalse();
 		assertThat(decision.retryAfterNanos()).isEqualTo(7 * SECOND);
-		assertThat(decision.resetNanos()).isEqualTo(15 * SECOND);
+		assertThat(decision.resetNanos()).isEqualTo(decision.retryAfterNanos());
 		assertThat(state.probe(12 * SECOND - MILLISECOND, 2).allowed()).isFalse();
 		assertThat(state.probe(12 * SECOND, 2).allowed()).isTrue();
+	}
+
+	@Test
+	void resetIsWhenTheFallingEstimateLetsOneMoreUnitThrough() {
+		LimitState state = new SlidingWindowCounter(10, Duration.ofSeconds(10)).newState(0);
+		admitted(state, 0, 10);
+		// 12s: the previous window weighs 10 * 0.8 = 8; one more makes 9, 1 left. The
+		// weight falls by 1 a second, so a second unit is left 1s later.
+		Decision decision = admit(state, 12 * SECOND, 1);
+		assertThat(decision.remaining()).isEqualTo(1);
+		assertThat(decision.resetNanos()).isEqualTo(SECOND);
+		assertThat(state.probe(13 * SECOND, 0).remaining()).isEqualTo(2);
+		// Idle, the estimate reaches 0 at 20s, then nothing is left to come back.
+		assertThat(state.probe(21 * SECOND, 0).resetNanos()).isEqualTo(9 * SECOND);
+		assertThat(state.probe(30 * SECOND, 0).resetNanos()).isZero();
 	}
 
 	@Test

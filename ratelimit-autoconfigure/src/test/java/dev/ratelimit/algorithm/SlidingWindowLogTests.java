@@ -32,19 +32,20 @@ class SlidingWindowLogTests {
 	}
 
 	@Test
-	void retryAfterIsWhenEnoughOldestEntriesExpireAndResetWhenTheNewestDoes() {
+	void retryAfterIsWhenEnoughOldestEntriesExpireAndResetWhenTheOldestDoes() {
 		LimitState state = new SlidingWindowLog(3, Duration.ofSeconds(10)).newState(0);
-		admit(state, 0, 1);
+		assertThat(admit(state, 0, 1).resetNanos()).isEqualTo(10 * SECOND);
 		admit(state, 2 * SECOND, 1);
 		Decision last = admit(state, 5 * SECOND, 1);
 		assertThat(last.remaining()).isZero();
-		assertThat(last.resetNanos()).isEqualTo(10 * SECOND);
+		assertThat(last.resetNanos()).isEqualTo(5 * SECOND);
 		Decision one = state.probe(6 * SECOND, 1);
 		assertThat(one.allowed()).isFalse();
 		assertThat(one.retryAfterNanos()).isEqualTo(4 * SECOND);
-		assertThat(one.resetNanos()).isEqualTo(9 * SECOND);
+		assertThat(one.resetNanos()).isEqualTo(one.retryAfterNanos());
 		assertThat(state.probe(6 * SECOND, 2).retryAfterNanos()).isEqualTo(6 * SECOND);
 		assertThat(state.probe(6 * SECOND, 4).retryAfterNanos()).isEqualTo(9 * SECOND);
+		assertThat(state.probe(20 * SECOND, 0).resetNanos()).isZero();
 	}
 
 	@Test

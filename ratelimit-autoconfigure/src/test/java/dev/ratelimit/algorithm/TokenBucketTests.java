@@ -45,6 +45,17 @@ class TokenBucketTests {
 	}
 
 	@Test
+	void resetIsWhenTheNextWholeTokenArrivesNotWhenTheBucketIsFull() {
+		LimitState state = new TokenBucket(10, 2, Duration.ofSeconds(1)).newState(0);
+		admitted(state, 0, 10);
+		// 0.75s later 1.5 tokens: one used, half a token left until the next.
+		Decision decision = admit(state, 3 * SECOND / 4, 1);
+		assertThat(decision.remaining()).isZero();
+		assertThat(decision.resetNanos()).isEqualTo(SECOND / 4);
+		assertThat(state.probe(SECOND, 0).remaining()).isEqualTo(1);
+	}
+
+	@Test
 	void retryAfterIsWhenTheMissingTokensRefill() {
 		LimitState state = new TokenBucket(10, 2, Duration.ofSeconds(1)).newState(0);
 		admitted(state, 0, 10);
@@ -52,7 +63,7 @@ class TokenBucketTests {
 		assertThat(oneUnit.allowed()).isFalse();
 		assertThat(oneUnit.remaining()).isZero();
 		assertThat(oneUnit.retryAfterNanos()).isEqualTo(SECOND / 2);
-		assertThat(oneUnit.resetNanos()).isEqualTo(5 * SECOND);
+		assertThat(oneUnit.resetNanos()).isEqualTo(oneUnit.retryAfterNanos());
 		assertThat(state.probe(SECOND / 4, 3).retryAfterNanos()).isEqualTo(SECOND + SECOND / 4);
 		assertThat(state.probe(SECOND / 2 - MILLISECOND, 1).allowed()).isFalse();
 		assertThat(state.probe(SECOND / 2, 1).allowed()).isTrue();

@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -61,7 +62,7 @@ class RateLimitAutoConfigurationTests {
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
 		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
 				null, ServerCodecConfigurer.create().getWriters(),
-				HeaderStyle.NONE, "X-API-Key");
+				HeaderStyle.NONE, "X-API-Key", URI.create("https://example.com/problems/rate-limited"));
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)

@@ -1,7 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,6 +19,7 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
+import dev.ratelimit.policy.Tier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -239,6 +243,105 @@ class RateLimitPolicyFactoryTests {
 						"ratelimit.tiers.api-keys[secr****]: was ' ', must name a tier"));
 	}
 
+	@Test
+	void aLimitIsNamedAsConfiguredElseByPolicyTierAndPosition() {
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "10", "window", "1s",
+				"name", "per-second"));
+		properties.putAll(limit(1, "fixed-window", "limit", "1000", "window", "1d"));
+		Tier tier = this.factory.create(bind(properties)).policy("p").defaultTier();
+		assertThat(tier.limitName("p", 0)).isEqualTo("per-second");
+		assertThat(tier.limitName("p", 1)).isEqualTo("p-anonymous-2");
+	}
+
+	@Test
+	void rejectsNamesThatAreNotPrintableAscii() {
+		assertProblems(limit("fixed-window", "limit", "10", "window", "1s", "name", "gr\u00f6\u00dfe"),
+				"ratelimit.policies.p.tiers.anonymous[0].name: was 'gr\u00f6\u00dfe', must be non-blank printable "
+						+ "ASCII: it is sent as a Structured Fields String (RFC 9651 section 3.3.3) in draft-11 "
+						+ "headers and as a violated policy in 429 bodies");
+		assertProblems(limit("fixed-window", "limit", "10", "window", "1s", "name", " "),
+				"ratelimit.policies.p.tiers.anonymous[0].name: was ' ', must be non-blank printable ASCII: it is "
+						+ "sent as a Structured Fields String (RFC 9651 section 3.3.3) in draft-11 headers and as a "
+						+ "violated policy in 429 bodies");
+	}
+
+	@Test
+	void rejectsTwoLimitsOfATierWithOneName() {
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "10", "window", "1s",
+				"name", "p-anonymous-2"));
+		properties.putAll(limit(1, "fixed-window", "limit", "1000", "window", "1d"));
+		assertProblems(properties, "ratelimit.policies.p.tiers.anonymous[1].name: was 'p-anonymous-2', must be "
+				+ "unique within the tier, but ratelimit.policies.p.tiers.anonymous[0] has that name too; headers "
+				+ "and 429 bodies tell limits apart by name");
+	}
+
+	@Test
+	void draft11NeedsNamesForATierNamedOutsideAscii() {
+		Map<String, String> properties = Map.of("ratelimit.headers", "draft-11", "ratelimit.tiers.default",
+				"g\u00f6", "ratelimit.policies.p.tiers[g\u00f6][0].algorithm", "fixed-window",
+				"ratelimit.policies.p.tiers[g\u00f6][0].limit", "10", "ratelimit.policies.p.tiers[g\u00f6][0].window",
+				"1s");
+		assertProblems(properties, "ratelimit.policies.p.tiers.g\u00f6[0].name: was not set, must be set with "
+				+ "ratelimit.headers=draft-11: the default name 'p-g\u00f6-1' (<policy>-<tier>-<n>) is not printable "
+				+ "ASCII, which a Structured Fields String (RFC 9651 section 3.3.3) must be; name the limit, or "
+				+ "rename the policy or tier");
+		Map<String, String> named = new HashMap<>(properties);
+		named.put("ratelimit.policies.p.tiers[g\u00f6][0].name", "ten-per-second");
+		assertThat(this.factory.create(bind(named)).policy("p").defaultTier().limitName("p", 0))
+			.isEqualTo("ten-per-second");
+		Map<String, String> draft06 = new HashMap<>(properties);
+		draft06.put("ratelimit.headers", "draft-06");
+		assertThat(this.factory.create(bind(draft06)).policy("p").defaultTier().limitName("p", 0))
+			.isEqualTo("p-g\u00f6-1");
+	}
+
+	@Test
+	void draft06RejectsTwoLimitsOfATierWithOneQuota() {
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "10", "window", "1s"));
+		properties.putAll(limit(1, "token-bucket", "capacity", "10", "refill-rate", "1", "refill-period", "6s"));
+		assertProblems(properties, "ratelimit.policies.p.tiers.anonymous[1].capacity: was 10, must differ from "
+				+ "the quota of ratelimit.policies.p.tiers.anonymous[0] with ratelimit.headers=draft-06: its "
+				+ "RateLimit-Policy cannot list two policies with the same quota, since RateLimit-Limit tells which "
+				+ "one it reports by its quota (draft-ietf-httpapi-ratelimit-headers-06 sections 3.1 and 3.2); "
+				+ "change one quota, or use ratelimit.headers=draft-11, whose fields name each limit");
+		properties.put("ratelimit.headers", "draft-11");
+		assertThat(this.factory.create(bind(properties)).policy("p").defaultTier().limits()).hasSize(2);
+	}
+
+	@Test
+	void structuredFieldStylesRejectAQuotaAnIntegerCannotCarry() {
+		Map<String, String> properties = new HashMap<>(
+				limit("fixed-window", "limit", "1000000000000000", "window", "1d"));
+		assertProblems(properties, "ratelimit.policies.p.tiers.anonymous[0].limit: was 1000000000000000, must be "
+				+ "at most 999999999999999 with ratelimit.headers=draft-06, which sends it as a Structured Fields "
+				+ "Integer (RFC 9651 section 3.3.1)");
+		properties.put("ratelimit.headers", "x-ratelimit");
+		assertThat(this.factory.create(bind(properties)).policy("p").defaultTier().limits()).hasSize(1);
+	}
+
+	@Test
+	void problemTypeDefaultsToQuotaExceeded() {
+		RateLimitProperties properties = bind(limit("fixed-window", "limit", "3", "window", "1s"));
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		assertThat(RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems))
+			.isEqualTo(URI.create("https://iana.org/assignments/http-problem-types#quota-exceeded"));
+		assertThat(problems).isEmpty();
+	}
+
+	@Test
+	void rejectsAProblemTypeThatIsNotAnAbsoluteUri() {
+		for (String type : new String[] { "/problems/rate-limited", "https://example.com/a b", " " }) {
+			Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+			properties.put("ratelimit.problem.type", type);
+			assertProblems(properties, "ratelimit.problem.type: was '" + type + "', must be an absolute URI, such "
+					+ "as https://iana.org/assignments/http-problem-types#quota-exceeded or one under a domain you "
+					+ "control");
+		}
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.problem.type", "https://api.example.com/problems/rate-limited");
+		assertThat(this.factory.create(bind(properties)).byId()).containsKey("p");
+	}
+
 	private KeySource keyOf(String key) {
 		return this.factory.create(bind(withKey(key))).policy("p").key();
 	}
@@ -250,8 +353,12 @@ class RateLimitPolicyFactoryTests {
 	}
 
 	private static Map<String, String> limit(String algorithm, String... fields) {
+		return limit(0, algorithm, fields);
+	}
+
+	private static Map<String, String> limit(int index, String algorithm, String... fields) {
 		Map<String, String> properties = new HashMap<>();
-		String prefix = "ratelimit.policies.p.tiers.anonymous[0].";
+		String prefix = "ratelimit.policies.p.tiers.anonymous[" + index + "].";
 		if (algorithm != null) {
 			properties.put(prefix + "algorithm", algorithm);
 		}

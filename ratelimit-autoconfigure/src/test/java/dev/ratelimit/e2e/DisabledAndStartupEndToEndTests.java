@@ -65,6 +65,26 @@ class DisabledAndStartupEndToEndTests {
 	}
 
 	@Test
+	void whatTheHeadersOrTheProblemCannotCarryStopsTheApplicationWithAReport(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> GatewayRunner
+			.application("ratelimit.problem.type=/problems/too-many",
+					"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=10",
+					"ratelimit.policies.orders.tiers.anonymous[0].window=1s",
+					"ratelimit.policies.orders.tiers.anonymous[0].name=z\u00fcrich",
+					"ratelimit.policies.orders.tiers.anonymous[1].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[1].limit=10",
+					"ratelimit.policies.orders.tiers.anonymous[1].window=1m")
+			.run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("ratelimit.problem.type: was '/problems/too-many', must be an absolute URI")
+			.contains("ratelimit.policies.orders.tiers.anonymous[0].name: was 'z\u00fcrich', must be non-blank "
+					+ "printable ASCII")
+			.contains("ratelimit.policies.orders.tiers.anonymous[1].limit: was 10, must differ from the quota of "
+					+ "ratelimit.policies.orders.tiers.anonymous[0] with ratelimit.headers=draft-06");
+	}
+
+	@Test
 	void anUnknownAlgorithmStopsTheApplicationWithAReport(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> GatewayRunner
 			.application("ratelimit.policies.orders.tiers.anonymous[0].algorithm=token_bucket",

@@ -1,12 +1,16 @@
 package dev.ratelimit.gateway;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.Tier;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,8 +19,8 @@ class LimitDescriptionTests {
 
 	@Test
 	void windowLimitDetailMatchesTheSeed() {
-		LimitDescription description = LimitDescription.of("orders", "pro", 0,
-				new SlidingWindowCounter(100, Duration.ofMinutes(1)));
+		LimitDescription description = LimitDescription.of("orders",
+				tier("pro", new SlidingWindowCounter(100, Duration.ofMinutes(1))), 0);
 		assertThat(description.detail()).isEqualTo("You have exceeded the rate limit of 100 requests per minute.");
 		assertThat(description.name()).isEqualTo("orders-pro-1");
 		assertThat(description.draft06Policy()).isEqualTo("100;w=60");
@@ -46,18 +50,32 @@ class LimitDescriptionTests {
 
 	@Test
 	void subSecondWindowAdvertisesOneSecond() {
-		LimitDescription description = LimitDescription.of("p", "t", 2,
-				new SlidingWindowLog(5, Duration.ofMillis(500)));
+		LimitDescription description = LimitDescription.of("p", tier("t", new SlidingWindowLog(5, Duration.ofMillis(500))),
+				0);
 		assertThat(description.windowSeconds()).isEqualTo("1");
 		assertThat(description.detail()).isEqualTo("You have exceeded the rate limit of 5 requests per 500 ms.");
 	}
 
 	@Test
 	void bucketWindowIsTheTimeToRefillFromEmpty() {
-		assertThat(LimitDescription.of("p", "t", 0, new TokenBucket(10, 2, Duration.ofSeconds(1))).windowSeconds())
+		assertThat(LimitDescription.of("p", tier("t", new TokenBucket(10, 2, Duration.ofSeconds(1))), 0).windowSeconds())
 			.isEqualTo("5");
-		assertThat(LimitDescription.of("p", "t", 0, new FixedWindow(1, Duration.ofDays(1))).windowSeconds())
+		assertThat(LimitDescription.of("p", tier("t", new FixedWindow(1, Duration.ofDays(1))), 0).windowSeconds())
 			.isEqualTo("86400");
+	}
+
+	@Test
+	void aConfiguredNameReplacesTheDefaultAndIsEscapedAsAString() {
+		Tier tier = new Tier("free", List.of(new FixedWindow(10, Duration.ofSeconds(1)),
+				new FixedWindow(1000, Duration.ofDays(1))), Arrays.asList("per \"second\" \\ burst", null));
+		assertThat(LimitDescription.of("orders", tier, 0).name()).isEqualTo("per \"second\" \\ burst");
+		assertThat(LimitDescription.of("orders", tier, 0).draft11Policy())
+			.isEqualTo("\"per \\\"second\\\" \\\\ burst\";q=10;w=1");
+		assertThat(LimitDescription.of("orders", tier, 1).name()).isEqualTo("orders-free-2");
+	}
+
+	private static Tier tier(String name, Limit limit) {
+		return new Tier(name, List.of(limit));
 	}
 
 }

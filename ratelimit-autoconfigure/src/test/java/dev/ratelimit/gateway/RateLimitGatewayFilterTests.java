@@ -1,8 +1,10 @@
 package dev.ratelimit.gateway;
 
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,6 +46,8 @@ class RateLimitGatewayFilterTests {
 
 	private static final Tier TIER = new Tier("anonymous", List.of(new FixedWindow(10, Duration.ofMinutes(1))));
 
+	private static final URI TYPE = URI.create("https://iana.org/assignments/http-problem-types#quota-exceeded");
+
 	private final ScriptedStore store = new ScriptedStore();
 
 	private final List<Outcome> outcomes = new ArrayList<>();
@@ -54,7 +58,7 @@ class RateLimitGatewayFilterTests {
 
 	@Test
 	void anAllowedVerdictWritesHeadersAndCallsTheChain() {
-		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 60_000_000_000L, 0), 0, false)));
+		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 60_000_000_000L, 0))));
 		MockServerWebExchange exchange = run(new KeySource.ClientIp());
 		assertThat(this.chainCalls).hasValue(1);
 		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("9");
@@ -71,9 +75,9 @@ class RateLimitGatewayFilterTests {
 				Map.of("pro-key", "pro", "gold-key", "gold"));
 		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, List.of(this.store),
 				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
-				"X-API-Key")
+				"X-API-Key", TYPE)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
-		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
 			MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/")
 				.remoteAddress(new InetSocketAddress("198.51.100.4", 40000))
@@ -110,13 +114,13 @@ class RateLimitGatewayFilterTests {
 
 	@Test
 	void aFailOpenFallbackIsAnErrorWithoutQuotaHeaders() {
-		this.store.answer(() -> Mono.just(new Verdict(true, -1, null, 0, true)));
+		this.store.answer(() -> Mono.just(Verdict.withoutLimits(true, 0)));
 		assertPassedAsError(run(new KeySource.ClientIp()));
 	}
 
 	@Test
 	void aFailClosedFallbackRejectsAsAnError() {
-		this.store.answer(() -> Mono.just(new Verdict(false, -1, null, 5_000_000_000L, true)));
+		this.store.answer(() -> Mono.just(Verdict.withoutLimits(false, 5_000_000_000L)));
 		MockServerWebExchange exchange = run(new KeySource.ClientIp());
 		assertThat(this.chainCalls).hasValue(0);
 		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
@@ -126,17 +130,60 @@ class RateLimitGatewayFilterTests {
 	}
 
 	@Test
+	void aFailClosedFallbackNamesNoViolatedPolicy() {
+		this.store.answer(() -> Mono.just(Verdict.withoutLimits(false, 5_000_000_000L)));
+		String body = run(new KeySource.ClientIp()).getResponse().getBodyAsString().block();
+		assertThat(body).contains("\"violated-policies\":[]")
+			.contains("\"detail\":\"The rate limit could not be checked, so the request was refused; retry after "
+					+ "the time given.\"");
+	}
+
+	@Test
+	void aRejectionNamesTheLimitsThatRejectedAndDescribesTheReportedOne() {
+		Tier tier = new Tier("anonymous", List.of(new FixedWindow(100, Duration.ofDays(1)),
+				new FixedWindow(10, Duration.ofMinutes(1)), new FixedWindow(5, Duration.ofSeconds(1))),
+				Arrays.asList("daily", null, "per-second"));
+		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 40, 100, 1, 0),
+				Decision.rejected(0, 10, 30_000_000_000L), Decision.rejected(0, 5, 500_000_000L))));
+		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/orders/7")
+			.remoteAddress(new InetSocketAddress("198.51.100.4", 40000)));
+		factory(new KeySource.ClientIp(), List.of(this::record), tier, StoreType.CAFFEINE, HeaderStyle.DRAFT_06)
+			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"))
+			.filter(exchange, (chained) -> Mono.fromRunnable(this.chainCalls::incrementAndGet))
+			.block();
+		assertThat(this.chainCalls).hasValue(0);
+		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("30");
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Reset")).isEqualTo("30");
+		assertThat(exchange.getResponse().getBodyAsString().block())
+			.contains("\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\"")
+			.contains("\"violated-policies\":[\"p-anonymous-2\",\"per-second\"]")
+			.contains("\"detail\":\"You have exceeded the rate limit of 10 requests per minute.\"")
+			.contains("\"retryAfter\":30");
+	}
+
+	@Test
+	void aPolicyWhoseNamesTheHeadersCannotCarryFailsWhenTheRouteIsBuilt() {
+		Tier tier = new Tier("g\u00f6", List.of(new FixedWindow(10, Duration.ofMinutes(1))));
+		RateLimitGatewayFilterFactory factory = factory(new KeySource.ClientIp(), List.of(), tier,
+				StoreType.CAFFEINE, HeaderStyle.DRAFT_11);
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> factory.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p")))
+			.withMessageContaining("ratelimit.policies.p.tiers.g\u00f6[0].name: was not set, must be set with "
+					+ "ratelimit.headers=draft-11: the default name 'p-g\u00f6-1'");
+	}
+
+	@Test
 	void aKeyResolverThatThrowsLetsTheRequestThrough() {
 		this.beans.addBean("broken", (KeyResolver) (exchange) -> {
 			throw new IllegalStateException("bug");
 		});
-		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		assertPassedAsError(run(new KeySource.Bean("broken")));
 	}
 
 	@Test
 	void aListenerThatThrowsNeitherStopsOtherListenersNorTheRequest() {
-		this.store.answer(() -> Mono.just(new Verdict(true, 0, new Decision(true, 9, 10, 1, 0), 0, false)));
+		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		RateLimitListener broken = (policy, tier, route, store, outcome, nanos) -> {
 			throw new IllegalStateException("bug");
 		};
@@ -159,11 +206,8 @@ class RateLimitGatewayFilterTests {
 
 	@Test
 	void aPolicyOnAStoreThatIsNotAvailableFailsWhenTheRouteIsBuilt() {
-		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ClientIp(), false, 1, StoreType.REDIS,
-				Map.of("anonymous", TIER), TIER);
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(
-				new RateLimitPolicies(Map.of("p", policy), "anonymous", Map.of()), List.of(this.store), List.of(),
-				this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06, "X-API-Key");
+		RateLimitGatewayFilterFactory factory = factory(new KeySource.ClientIp(), List.of(), TIER, StoreType.REDIS,
+				HeaderStyle.DRAFT_06);
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> factory.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p")))
 			.withMessageContaining("ratelimit.policies.p.store (or ratelimit.store): was redis, must name an "
@@ -198,11 +242,18 @@ class RateLimitGatewayFilterTests {
 	}
 
 	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners) {
-		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, StoreType.CAFFEINE,
-				Map.of("anonymous", TIER), TIER);
-		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), "anonymous", Map.of()),
-				List.of(this.store), listeners, this.beans, ServerCodecConfigurer.create().getWriters(),
-				HeaderStyle.DRAFT_06, "X-API-Key");
+		return factory(key, listeners, TIER, StoreType.CAFFEINE, HeaderStyle.DRAFT_06);
+	}
+
+	/**
+	 * A factory of policy {@code p}, whose only tier, the default one, is {@code tier}.
+	 */
+	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners, Tier tier,
+			StoreType store, HeaderStyle style) {
+		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
+		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), tier.name(), Map.of()),
+				List.of(this.store), listeners, this.beans, ServerCodecConfigurer.create().getWriters(), style,
+				"X-API-Key", TYPE);
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {

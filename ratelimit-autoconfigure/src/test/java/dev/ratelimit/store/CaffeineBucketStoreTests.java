@@ -1,6 +1,7 @@
 package dev.ratelimit.store;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,6 +25,7 @@ import dev.ratelimit.testsupport.Concurrently;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
 
 class CaffeineBucketStoreTests {
 
@@ -151,7 +153,8 @@ class CaffeineBucketStoreTests {
 		assertThat(tokens.algorithm()).isEqualTo("token-bucket");
 		assertThat(tokens.limit()).isEqualTo(5);
 		assertThat(tokens.remaining()).isEqualTo(2);
-		assertThat(tokens.resetSeconds()).isEqualTo(3);
+		// Half a token until the third: the next unit, not a full bucket.
+		assertThat(tokens.resetSeconds()).isEqualTo(1);
 		assertThat(tokens.state()).isEqualTo(Map.of("tokens", 2.5));
 		LimitSnapshot counter = snapshot.limits().get(1);
 		assertThat(counter.algorithm()).isEqualTo("sliding-window-counter");
@@ -179,6 +182,33 @@ class CaffeineBucketStoreTests {
 		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).hasSize(1);
 		this.time.addAndGet(SECOND);
 		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).isEmpty();
+	}
+
+	@Test
+	void aDaysWindowResetsAtMidnightUtc() {
+		Instant afternoon = Instant.parse("2026-03-14T15:09:26.535Z");
+		AtomicLong clock = new AtomicLong(afternoon.getEpochSecond() * SECOND + afternoon.getNano());
+		CaffeineBucketStore store = new CaffeineBucketStore(clock::get, 100, Runnable::run);
+		Tier daily = new Tier("anonymous", List.of(new FixedWindow(2, Duration.ofDays(1)),
+				new SlidingWindowCounter(2, Duration.ofDays(1))));
+		BucketId id = new BucketId("orders", "anonymous", "alice");
+		Verdict first = store.acquire(id, daily, 1).block();
+		Duration untilMidnight = Duration.between(afternoon, Instant.parse("2026-03-15T00:00:00Z"));
+		assertThat(first.decision(0).resetNanos()).isEqualTo(untilMidnight.toNanos());
+		store.acquire(id, daily, 1).block();
+		Verdict rejected = store.acquire(id, daily, 1).block();
+		assertThat(rejected.decision(0).retryAfterNanos()).isEqualTo(untilMidnight.toNanos());
+		// The counter's 2 weigh until half-way through tomorrow (to the few nanoseconds
+		// its floating-point weighing rounds away).
+		assertThat(rejected.decision(1).retryAfterNanos()).isCloseTo(untilMidnight.plusHours(12).toNanos(),
+				within(1_000L));
+		clock.addAndGet(untilMidnight.toNanos() - 1);
+		assertThat(store.acquire(id, daily, 1).block().decision(0).allowed()).isFalse();
+		clock.addAndGet(1);
+		// The fixed window starts afresh at 00:00 UTC; the counter still weighs yesterday.
+		Verdict afterMidnight = store.acquire(id, daily, 1).block();
+		assertThat(afterMidnight.decision(0).allowed()).isTrue();
+		assertThat(afterMidnight.decision(1).allowed()).isFalse();
 	}
 
 	@Test

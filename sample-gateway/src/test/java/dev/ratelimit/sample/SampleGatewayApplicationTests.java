@@ -1,6 +1,7 @@
 package dev.ratelimit.sample;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,11 +69,39 @@ class SampleGatewayApplicationTests {
 			.exists("Retry-After")
 			.expectHeader()
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectHeader()
+			.valueEquals("RateLimit-Reset", "60")
+			.expectHeader()
+			.valueEquals("Retry-After", "60")
 			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded")
 			.jsonPath("$.detail")
 			.isEqualTo("You have exceeded the rate limit of 5 requests per minute.")
 			.jsonPath("$.instance")
-			.isEqualTo("/api/orders/42");
+			.isEqualTo("/api/orders/42")
+			.jsonPath("$['violated-policies']")
+			.isEqualTo(List.of("orders-anonymous-1"));
+	}
+
+	@Test
+	void theFreeKeySendsDraft06FieldsUnderTheirDraftNames() {
+		this.client.get()
+			.uri("/api/orders/7")
+			.header("X-API-Key", "demo-free-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals("RateLimit-Limit", "10")
+			.expectHeader()
+			.valueEquals("RateLimit-Remaining", "9")
+			.expectHeader()
+			.valueEquals("RateLimit-Reset", "1")
+			.expectHeader()
+			.valueEquals("RateLimit-Policy", "10;w=5, 10000;w=86400")
+			.expectHeader()
+			.doesNotExist("X-RateLimit-Policy");
 	}
 
 	@Test
@@ -86,7 +115,7 @@ class SampleGatewayApplicationTests {
 			.expectHeader()
 			.valueEquals("RateLimit-Limit", "100")
 			.expectHeader()
-			.valueEquals("X-RateLimit-Policy", "100;w=60");
+			.valueEquals("RateLimit-Policy", "100;w=60");
 	}
 
 	@Test

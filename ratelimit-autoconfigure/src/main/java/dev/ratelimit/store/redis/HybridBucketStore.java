@@ -370,10 +370,27 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			if (mayRetry) {
 				return null;
 			}
-			// The bucket has room, but this node's share of it is gone until its next sync.
-			long quota = this.layout.tier().limits().get(0).quota();
-			return new Verdict(false, 0, new Decision(false, 0, quota, syncIntervalNanos, syncIntervalNanos),
-					syncIntervalNanos, false);
+			return shareSpent(nowNanos - this.globalAtNanos, syncIntervalNanos);
+		}
+
+		/**
+		 * The bucket has room, but this node's share of it is gone until its next sync:
+		 * the limit closest to exhaustion rejects until then.
+		 */
+		private Verdict shareSpent(long elapsed, long syncIntervalNanos) {
+			List<Limit> limits = this.layout.tier().limits();
+			Decision[] decisions = new Decision[limits.size()];
+			int tightest = 0;
+			for (int i = 0; i < decisions.length; i++) {
+				long quota = limits.get(i).quota();
+				decisions[i] = (this.global != null) ? aged(this.global[i], elapsed)
+						: new Decision(true, quota, quota, 0, 0);
+				if (decisions[i].remaining() < decisions[tightest].remaining()) {
+					tightest = i;
+				}
+			}
+			decisions[tightest] = Decision.rejected(0, decisions[tightest].limit(), syncIntervalNanos);
+			return Verdict.of(decisions);
 		}
 
 		private Verdict admit(long cost) {
@@ -390,12 +407,21 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		private Verdict reject(long elapsed) {
 			Decision[] decisions = new Decision[this.global.length];
 			for (int i = 0; i < decisions.length; i++) {
-				Decision global = this.global[i];
-				decisions[i] = new Decision(global.allowed(), global.remaining(), global.limit(),
-						Math.max(0, global.resetNanos() - elapsed),
-						global.allowed() ? 0 : Math.max(1, global.retryAfterNanos() - elapsed));
+				decisions[i] = aged(this.global[i], elapsed);
 			}
 			return Verdict.of(decisions);
+		}
+
+		/**
+		 * What Redis said of a limit, {@code elapsed} nanoseconds later.
+		 */
+		private static Decision aged(Decision global, long elapsed) {
+			if (global.allowed()) {
+				return new Decision(true, global.remaining(), global.limit(), Math.max(0, global.resetNanos() - elapsed),
+						0);
+			}
+			return Decision.rejected(global.remaining(), global.limit(),
+					Math.max(1, global.retryAfterNanos() - elapsed));
 		}
 
 		boolean idleSince(long nowNanos) {

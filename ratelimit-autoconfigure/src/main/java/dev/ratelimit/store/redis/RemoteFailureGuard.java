@@ -34,7 +34,7 @@ public final class RemoteFailureGuard {
 	/**
 	 * Admitted with no quota to report: nothing is known about the client's bucket.
 	 */
-	private static final Verdict ALLOWED = new Verdict(true, -1, null, 0, true);
+	private static final Verdict ALLOWED = Verdict.withoutLimits(true, 0);
 
 	private final String storeName;
 
@@ -78,7 +78,7 @@ public final class RemoteFailureGuard {
 		// Clients are told to come back once the breaker probes again, never sooner
 		// than a second.
 		long retryAfter = Math.max(NANOS_PER_SECOND, circuitBreaker.openDurationNanos());
-		this.denied = new Verdict(false, -1, null, retryAfter, true);
+		this.denied = Verdict.withoutLimits(false, retryAfter);
 	}
 
 	/**
@@ -127,9 +127,7 @@ public final class RemoteFailureGuard {
 		return switch (this.failureMode) {
 			case ALLOW -> Mono.just(ALLOWED);
 			case DENY -> Mono.just(this.denied);
-			case LOCAL -> this.localStore.acquire(id, tier, cost)
-				.map((verdict) -> new Verdict(verdict.allowed(), verdict.reportedIndex(), verdict.reported(),
-						verdict.retryAfterNanos(), true));
+			case LOCAL -> this.localStore.acquire(id, tier, cost).map(Verdict::asFallback);
 		};
 	}
 

@@ -6,6 +6,8 @@
 --   lease:   give back `refund` units leased at `refund-at`, then consume up to `want`
 --            units that every limit admits, and judge `cost` against what is left.
 --   peek:    describe the bucket, consuming nothing; empty when there is no bucket.
+-- Microseconds since the Unix epoch: windows are aligned on multiples of their length
+-- from the epoch, as on dev.ratelimit.algorithm.MonotonicClock's timeline.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local mode = ARGV[1]
@@ -67,19 +69,28 @@ if mode == 'lease' then
 	reply = { grant, now }
 end
 
-local allowed = true
+-- Each decision: admitted, remaining, reset, retry-after (as dev.ratelimit.algorithm.Decision).
+local decisions, allowed = {}, true
 for i = 1, limit_count do
 	local p = params[i]
-	local admitted, remaining, reset, retry_after = p.algorithm.probe(states[i], now, p, cost)
-	allowed = allowed and admitted == 1
-	table.insert(reply, admitted)
-	table.insert(reply, remaining)
-	table.insert(reply, reset)
-	table.insert(reply, retry_after)
+	decisions[i] = { p.algorithm.probe(states[i], now, p, cost) }
+	allowed = allowed and decisions[i][1] == 1
 end
-if mode == 'acquire' and allowed then
+if mode == 'acquire' then
 	for i = 1, limit_count do
-		params[i].algorithm.commit(states[i], now, params[i], cost)
+		local p = params[i]
+		if allowed then
+			p.algorithm.commit(states[i], now, p, cost)
+		elseif decisions[i][1] == 1 then
+			-- A limit that would have admitted a rejected request consumes nothing: it
+			-- reports what it holds, as dev.ratelimit.algorithm.Bucket does.
+			decisions[i] = { p.algorithm.probe(states[i], now, p, 0) }
+		end
+	end
+end
+for i = 1, limit_count do
+	for j = 1, 4 do
+		table.insert(reply, decisions[i][j])
 	end
 end
 

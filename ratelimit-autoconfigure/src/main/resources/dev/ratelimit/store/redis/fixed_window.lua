@@ -17,9 +17,11 @@ algorithms[1] = {
 		local until_end = algorithms[1].until_end(s, now, p)
 		if cost <= p.quota - s.count then
 			local after = s.count + cost
+			-- Every unit comes back at once, at the end of the window.
 			return 1, p.quota - after, (after > 0) and until_end or 0, 0
 		end
-		return 0, p.quota - s.count, (s.count > 0) and until_end or 0, until_end
+		-- A rejection's reset is its retry-after.
+		return 0, p.quota - s.count, until_end, until_end
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.count))

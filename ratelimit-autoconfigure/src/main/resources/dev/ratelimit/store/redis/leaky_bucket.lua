@@ -25,11 +25,17 @@ algorithms[5] = {
 		local bucket = algorithms[5]
 		if s.level + cost <= p.quota + EPSILON then
 			local after = math.min(p.quota, s.level + cost)
-			return 1, whole_units(p.quota - after), bucket.until_drained(p, after), 0
+			local remaining = whole_units(p.quota - after)
+			-- When the next whole slot drains, not when the queue is empty.
+			local reset = 0
+			if remaining < p.quota then
+				reset = bucket.until_drained(p, after - (p.quota - remaining - 1))
+			end
+			return 1, remaining, reset, 0
 		end
 		local overflow = math.min(s.level, s.level + cost - p.quota)
-		return 0, whole_units(p.quota - s.level), bucket.until_drained(p, s.level),
-			math.max(1, bucket.until_drained(p, overflow))
+		local retry_after = math.max(1, bucket.until_drained(p, overflow))
+		return 0, whole_units(p.quota - s.level), retry_after, retry_after
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 'l', exact(s.level), 'ts', exact(s.at))

@@ -32,29 +32,38 @@ algorithms[3] = {
 		end
 		return 0
 	end,
-	retry_after = function(s, p, cost)
+	-- Microseconds until `units` fit, the current window holding `current`.
+	until_fits = function(s, p, current, units)
 		local until_window_end = p.period - s.elapsed
-		local room_now = p.quota - cost - s.current
+		local room_now = p.quota - units - current
 		if room_now >= 0 and s.previous > 0 then
 			local at_elapsed = p.period * (1 - room_now / s.previous)
 			return math.max(1, ceil_us(at_elapsed - s.elapsed))
 		end
-		local room_next = p.quota - cost
+		local room_next = p.quota - units
 		if room_next < 0 then
-			return algorithms[3].until_empty(s, p, s.current)
+			return algorithms[3].until_empty(s, p, current)
 		end
-		if s.current <= room_next then
+		if current <= room_next then
 			return until_window_end
 		end
-		return until_window_end + ceil_us(p.period * (1 - room_next / s.current))
+		return until_window_end + ceil_us(p.period * (1 - room_next / current))
 	end,
 	probe = function(s, now, p, cost)
 		local counter = algorithms[3]
 		local estimate = counter.estimate(s, p)
 		if estimate + cost <= p.quota + EPSILON then
-			return 1, whole_units(p.quota - estimate - cost), counter.until_empty(s, p, s.current + cost), 0
+			local remaining = whole_units(p.quota - estimate - cost)
+			-- The estimate falls continuously: a unit comes back once one more than the
+			-- remaining fits.
+			local reset = 0
+			if remaining < p.quota then
+				reset = counter.until_fits(s, p, s.current + cost, remaining + 1)
+			end
+			return 1, remaining, reset, 0
 		end
-		return 0, whole_units(p.quota - estimate), counter.until_empty(s, p, s.current), counter.retry_after(s, p, cost)
+		local retry_after = counter.until_fits(s, p, s.current, cost)
+		return 0, whole_units(p.quota - estimate), retry_after, retry_after
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.current), 'p', exact(s.previous))

@@ -20,13 +20,20 @@ algorithms[2] = {
 	probe = function(s, now, p, cost)
 		local log = algorithms[2]
 		if cost <= p.quota - s.size then
-			local reset = (cost > 0) and p.period or log.until_expired(s, now, p, s.size - 1)
+			-- A unit comes back when the oldest entry expires; the request's own
+			-- entries are the oldest when the log was empty.
+			local reset = 0
+			if s.size > 0 then
+				reset = log.until_expired(s, now, p, 0)
+			elseif cost > 0 then
+				reset = p.period
+			end
 			return 1, p.quota - s.size - cost, reset, 0
 		end
 		-- The request fits once the oldest (size + cost - limit) units have expired.
 		local must_expire = math.min(s.size + cost - p.quota, s.size)
-		return 0, p.quota - s.size, log.until_expired(s, now, p, s.size - 1),
-			log.until_expired(s, now, p, must_expire - 1)
+		local retry_after = log.until_expired(s, now, p, must_expire - 1)
+		return 0, p.quota - s.size, retry_after, retry_after
 	end,
 	commit = function(s, now, p, cost)
 		local at = now

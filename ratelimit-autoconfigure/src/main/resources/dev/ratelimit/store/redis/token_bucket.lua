@@ -27,10 +27,16 @@ algorithms[4] = {
 		local bucket = algorithms[4]
 		if s.tokens + EPSILON >= cost then
 			local after = math.max(0, s.tokens - cost)
-			return 1, whole_units(after), bucket.until_holding(p, p.quota, after), 0
+			local remaining = whole_units(after)
+			-- When the next whole token arrives, not when the bucket is full again.
+			local reset = 0
+			if remaining < p.quota then
+				reset = bucket.until_holding(p, remaining + 1, after)
+			end
+			return 1, remaining, reset, 0
 		end
-		local retry_after = bucket.until_holding(p, math.min(cost, p.quota), s.tokens)
-		return 0, whole_units(s.tokens), bucket.until_holding(p, p.quota, s.tokens), math.max(1, retry_after)
+		local retry_after = math.max(1, bucket.until_holding(p, math.min(cost, p.quota), s.tokens))
+		return 0, whole_units(s.tokens), retry_after, retry_after
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 't', exact(s.tokens), 'ts', exact(s.at))

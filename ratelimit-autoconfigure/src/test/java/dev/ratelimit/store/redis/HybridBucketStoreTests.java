@@ -165,6 +165,23 @@ class HybridBucketStoreTests {
 	}
 
 	@Test
+	void aLocalRejectionReportsTheLimitThatRejectedWithItsRetryAfterAsReset() {
+		Tier tier = TestPolicies.tier("free", new TokenBucket(100, 1, Duration.ofHours(1)),
+				new FixedWindow(5, Duration.ofDays(1)));
+		BucketId id = new BucketId("orders", "free", "client");
+		HybridBucketStore node = this.nodes.get(0);
+		Flux.range(0, 5).concatMap((i) -> node.acquire(id, tier, 1)).blockLast();
+		Verdict rejected = node.acquire(id, tier, 1).block();
+		assertThat(rejected.allowed()).isFalse();
+		assertThat(rejected.limitCount()).isEqualTo(2);
+		assertThat(rejected.reportedIndex()).isEqualTo(1);
+		assertThat(rejected.reported().remaining()).isZero();
+		assertThat(rejected.reported().resetNanos()).isEqualTo(rejected.retryAfterNanos()).isPositive();
+		assertThat(rejected.decision(0).allowed()).isTrue();
+		assertThat(rejected.reportOrder()).containsExactly(1, 0);
+	}
+
+	@Test
 	void healthReportsTheStoreAndItsLeases() {
 		HybridBucketStore node = this.nodes.get(0);
 		node.acquire(new BucketId("orders", "free", "a"),

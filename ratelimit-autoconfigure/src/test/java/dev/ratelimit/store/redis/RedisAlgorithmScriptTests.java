@@ -2,6 +2,7 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -184,9 +185,59 @@ class RedisAlgorithmScriptTests {
 		assertThat(this.script.acquire(layout, "client", 2).block()[0].allowed()).isTrue();
 		Decision[] rejected = this.script.acquire(layout, "client", 1).block();
 		assertThat(rejected[0].allowed()).isTrue();
+		// What the bucket holds, since the rejected request consumed nothing.
+		assertThat(rejected[0].remaining()).isEqualTo(8);
 		assertThat(rejected[1].allowed()).isFalse();
 		// The token bucket was not charged for the rejected request.
 		assertThat(peek(layout, "client").limits().get(0).remaining()).isEqualTo(8);
+	}
+
+	@Test
+	void everyRejectionsResetIsItsRetryAfter() {
+		Duration hour = Duration.ofHours(1);
+		for (Limit limit : List.of(new FixedWindow(2, hour), new SlidingWindowLog(2, hour),
+				new SlidingWindowCounter(2, hour), new TokenBucket(2, 1, hour), new LeakyBucket(2, 1, hour))) {
+			TierLayout layout = layout(limit);
+			acquire(layout, "reset-" + limit.algorithm(), 2);
+			Decision rejected = acquire(layout, "reset-" + limit.algorithm(), 1);
+			assertThat(rejected.allowed()).as(limit.toString()).isFalse();
+			assertThat(rejected.resetNanos()).as(limit.toString()).isEqualTo(rejected.retryAfterNanos()).isPositive();
+		}
+	}
+
+	@Test
+	void anAdmissionsResetIsWhenItsNextUnitComesBack() {
+		Duration hour = Duration.ofHours(1);
+		// Read well within a minute of the admission, whenever this runs.
+		long hourMinusAMinute = hour.minusMinutes(1).toNanos();
+		// The fourth token, not a full bucket (3 hours).
+		assertThat(acquire(layout(new TokenBucket(10, 1, hour)), "tokens", 3).resetNanos())
+			.isBetween(hourMinusAMinute, hour.toNanos());
+		// One slot drained, not an empty queue (2 hours).
+		assertThat(acquire(layout(new LeakyBucket(5, 1, hour)), "queue", 2).resetNanos())
+			.isBetween(hourMinusAMinute, hour.toNanos());
+		// The oldest entry's expiry, not the newest's.
+		TierLayout log = layout(new SlidingWindowLog(5, hour));
+		acquire(log, "log", 1);
+		assertThat(acquire(log, "log", 1).resetNanos()).isBetween(hourMinusAMinute, hour.toNanos());
+	}
+
+	@Test
+	void aDaysWindowsResetIsMidnightUtcOfRedisTime() {
+		Duration day = Duration.ofDays(1);
+		TierLayout layout = layout(new FixedWindow(10, day), new SlidingWindowCounter(10, day));
+		long before = redisTimeMicros();
+		Decision[] decisions = this.script.acquire(layout, "client", 3).block();
+		long after = redisTimeMicros();
+		long microsPerDay = day.toNanos() / 1000;
+		long midnight = (Math.floorDiv(after, microsPerDay) + 1) * microsPerDay;
+		assertThat(Math.floorDiv(before, microsPerDay)).as("the call straddled midnight")
+			.isEqualTo(Math.floorDiv(after, microsPerDay));
+		assertThat(decisions[0].resetNanos()).isBetween((midnight - after) * 1000, (midnight - before) * 1000);
+		// The counter's 3 weigh 2 or less once a third of tomorrow has passed.
+		long eightHours = Duration.ofHours(8).toNanos();
+		assertThat(decisions[1].resetNanos()).isBetween((midnight - after) * 1000 + eightHours,
+				(midnight - before) * 1000 + eightHours);
 	}
 
 	@Test
@@ -220,6 +271,14 @@ class RedisAlgorithmScriptTests {
 	void peekOfAnUnknownBucketIsEmpty() {
 		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
 		assertThat(this.script.peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
+	}
+
+	private long redisTimeMicros() {
+		return redis.template()
+			.execute((connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS))
+			.map(Number.class::cast)
+			.blockFirst()
+			.longValue();
 	}
 
 	private void sleepUntilNextWindow(Duration window, long offsetMillis) throws InterruptedException {

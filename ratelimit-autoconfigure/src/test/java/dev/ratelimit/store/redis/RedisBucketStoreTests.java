@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.MonotonicClock;
@@ -155,10 +156,18 @@ class RedisBucketStoreTests {
 		assertThat(expected).anyMatch((line) -> line.contains("rejected"));
 	}
 
+	/**
+	 * The verdict and every limit's decision, in the order they are reported.
+	 */
 	private static String describe(Verdict verdict) {
 		assertThat(verdict.fallback()).isFalse();
-		return (verdict.allowed() ? "allowed" : "rejected") + " limit#" + verdict.reportedIndex() + " remaining="
-				+ verdict.reported().remaining() + "/" + verdict.reported().limit();
+		StringBuilder description = new StringBuilder(verdict.allowed() ? "allowed" : "rejected");
+		for (int index : verdict.reportOrder()) {
+			Decision decision = verdict.decision(index);
+			description.append(" limit#").append(index).append(decision.allowed() ? " admits" : " rejects")
+				.append(" remaining=").append(decision.remaining()).append('/').append(decision.limit());
+		}
+		return description.toString();
 	}
 
 	private static RedisBucketStore store(FailureMode failureMode) {

@@ -1,0 +1,41 @@
+package dev.ratelimit.algorithm;
+
+import java.time.Instant;
+import java.util.function.LongSupplier;
+
+/**
+ * A monotonic source of time placed on the Unix epoch's timeline by one reading of the
+ * wall clock: its readings move only with the monotonic source.
+ */
+final class EpochAnchoredClock implements MonotonicClock {
+
+	private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+	private final LongSupplier monotonicNanos;
+
+	/**
+	 * What to add to a monotonic reading to place it on the epoch's timeline. Wrapping
+	 * arithmetic keeps the sum exact whatever the monotonic source's origin.
+	 */
+	private final long offsetNanos;
+
+	/**
+	 * @param epochNanosNow the wall clock's reading, in nanoseconds since the epoch
+	 * @param monotonicNanos the source time then advances with
+	 */
+	EpochAnchoredClock(long epochNanosNow, LongSupplier monotonicNanos) {
+		this.monotonicNanos = monotonicNanos;
+		this.offsetNanos = epochNanosNow - monotonicNanos.getAsLong();
+	}
+
+	static EpochAnchoredClock system() {
+		Instant now = Instant.now();
+		return new EpochAnchoredClock(now.getEpochSecond() * NANOS_PER_SECOND + now.getNano(), System::nanoTime);
+	}
+
+	@Override
+	public long nanoTime() {
+		return this.offsetNanos + this.monotonicNanos.getAsLong();
+	}
+
+}
