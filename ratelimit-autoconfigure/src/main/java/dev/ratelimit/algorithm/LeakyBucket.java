@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Leaky bucket as a meter: a queue of {@code capacity} draining continuously at
  * {@code drainRate} per {@code drainPeriod}. A request enters when the queue has room
- * for its cost. Unlike the seed's pseudocode, fractional drains are kept (the level
+ * for its cost. Unlike pseudocode that drains whole units, fractional drains are kept (the level
  * is fractional and the drain instant always advances to now), so a slow rate drains
  * smoothly and the queue never holds more than its capacity.
  */

@@ -6,12 +6,12 @@ import java.util.Map;
 
 /**
  * Sliding window counter: the current window's count plus the previous window's
- * weighted by its overlap with the window ending now, as in the seed:
+ * weighted by its overlap with the window ending now:
  * {@code estimate = current + previous * (1 - elapsedFraction)}. Windows are aligned
  * as for {@link FixedWindow}. Two counters per client, whatever the limit.
  * <p>
  * A request is admitted when {@code estimate + cost <= limit}, not when
- * {@code estimate < limit} as in the seed's pseudocode: with the seed's rule an
+ * {@code estimate < limit} as the usual pseudocode has it: with that rule an
  * estimate of 99.5 admits one more unit and ends above the limit, while the remaining
  * reported to the client ({@code floor(limit - estimate)}) already said 0. With this
  * rule the remaining and the next decision always agree: a unit request is admitted

@@ -16,7 +16,7 @@ class FixedWindowTests {
 	private static final long MINUTE = 60 * SECOND;
 
 	@Test
-	void seedExampleAdmitsTheLimitPerWindow() {
+	void workedExampleAdmitsTheLimitPerWindow() {
 		LimitState state = new FixedWindow(100, Duration.ofMinutes(1)).newState(0);
 		assertThat(admitted(state, 10 * SECOND, 101)).isEqualTo(100);
 		assertThat(admitted(state, MINUTE, 101)).isEqualTo(100);

@@ -25,7 +25,7 @@ class LeakyBucketTests {
 	void fractionalDrainsAreKept() {
 		LimitState state = new LeakyBucket(2, 1, Duration.ofSeconds(1)).newState(0);
 		admitted(state, 0, 2);
-		// The seed's pseudocode would floor each of these half-second drains to 0.
+		// Pseudocode that drains whole units would floor each of these half-second drains to 0.
 		assertThat(state.describe(SECOND / 2)).containsEntry("level", 1.5);
 		assertThat(state.describe(SECOND)).containsEntry("level", 1.0);
 		assertThat(admitted(state, SECOND, 2)).isEqualTo(1);

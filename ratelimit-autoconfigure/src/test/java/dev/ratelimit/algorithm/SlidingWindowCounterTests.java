@@ -18,7 +18,7 @@ class SlidingWindowCounterTests {
 	private static final long MILLISECOND = 1_000_000L;
 
 	@Test
-	void seedExampleEstimatesSixty() {
+	void workedExampleEstimatesSixty() {
 		LimitState state = new SlidingWindowCounter(100, Duration.ofMinutes(1)).newState(0);
 		assertThat(admitted(state, 0, 50)).isEqualTo(50);
 		long fortyPercent = MINUTE + 24 * SECOND;

@@ -14,11 +14,11 @@ class TokenBucketTests {
 	private static final long MILLISECOND = 1_000_000L;
 
 	@Test
-	void seedExampleBurstsThenRefillsAtTwoPerSecond() {
+	void workedExampleBurstsThenRefillsAtTwoPerSecond() {
 		LimitState state = new TokenBucket(10, 2, Duration.ofSeconds(1)).newState(0);
 		assertThat(admitted(state, 0, 10)).isEqualTo(10);
 		assertThat(admitted(state, SECOND, 3)).isEqualTo(2);
-		// The seed says "t=5: 8 more tokens refilled -> 10 available", but 4 seconds
+		// A widely copied version of this example says "t=5: 8 more tokens refilled -> 10 available", but 4 seconds
 		// at 2/s after an empty bucket refill 8: the bucket is full (capped) at t=6.
 		assertThat(admitted(state, 5 * SECOND, 11)).isEqualTo(8);
 		assertThat(state.describe(10 * SECOND)).containsEntry("tokens", 10.0);

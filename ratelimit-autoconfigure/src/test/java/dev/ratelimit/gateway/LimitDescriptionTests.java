@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LimitDescriptionTests {
 
 	@Test
-	void windowLimitDetailMatchesTheSeed() {
+	void windowLimitDetailNamesTheLimitAndItsWindow() {
 		LimitDescription description = LimitDescription.of("orders",
 				tier("pro", new SlidingWindowCounter(100, Duration.ofMinutes(1))), 0);
 		assertThat(description.detail()).isEqualTo("You have exceeded the rate limit of 100 requests per minute.");

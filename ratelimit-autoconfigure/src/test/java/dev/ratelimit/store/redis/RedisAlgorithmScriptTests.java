@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Each algorithm's Lua script against the seed's worked examples, on a real Redis.
+ * Each algorithm's Lua script against the algorithms' worked examples (docs/algorithms.md), on a real Redis.
  * Redis time cannot be faked, so each scenario either finishes well within its
  * window or refill period, or sleeps and asserts only what any sleep of at least that
  * long implies.
@@ -77,7 +77,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void tokenBucketOfTenAtTwoPerSecondAdmitsTwoOfThreeAfterOneSecond() throws InterruptedException {
-		// The seed: 10 requests empty the bucket; one second later 2 tokens are back,
+		// The worked example: 10 requests empty the bucket; one second later 2 tokens are back,
 		// so of 3 requests 2 pass and 1 is rejected.
 		TierLayout layout = layout(new TokenBucket(10, 2, Duration.ofSeconds(1)));
 		for (int i = 0; i < 10; i++) {
@@ -155,7 +155,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void slidingWindowCounterWeighsThePreviousWindowByItsOverlap() throws InterruptedException {
-		// The seed: 50 requests in the previous window, 30 in the current one.
+		// The worked example: 50 requests in the previous window, 30 in the current one.
 		Duration window = Duration.ofSeconds(1);
 		TierLayout layout = layout(new SlidingWindowCounter(100, window));
 		sleepUntilNextWindow(window, 0);
