@@ -25,6 +25,7 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.policy.TrustedProxies;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable
@@ -72,10 +73,31 @@ final class RateLimitPolicyFactory {
 				policies.put(id, built);
 			}
 		});
+		TrustedProxies trustedProxies = trustedProxies(properties, problems);
 		if (!problems.isEmpty()) {
 			throw new InvalidRateLimitConfigurationException(problems);
 		}
-		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys());
+		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys(), trustedProxies);
+	}
+
+	private static TrustedProxies trustedProxies(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+		List<TrustedProxies.Block> blocks = new ArrayList<>();
+		List<String> configured = properties.getTrustedProxies();
+		for (int i = 0; i < configured.size(); i++) {
+			try {
+				blocks.add(TrustedProxies.Block.parse(configured.get(i)));
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add(new ConfigurationProblem(PREFIX + ".trusted-proxies[" + i + "]",
+						quoted(configured.get(i)), ex.getMessage()));
+			}
+		}
+		if (properties.getForwardedHeader() == null) {
+			problems.add(new ConfigurationProblem(PREFIX + ".forwarded-header", null,
+					"must be x-forwarded-for or forwarded"));
+			return null;
+		}
+		return new TrustedProxies(blocks, properties.getForwardedHeader());
 	}
 
 	private void validateGlobals(RateLimitProperties properties, List<ConfigurationProblem> problems) {

@@ -1,11 +1,13 @@
 package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.gateway.HeaderStyle;
+import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.StoreType;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -55,6 +57,22 @@ public class RateLimitProperties {
 	 */
 	private final Caffeine caffeine = new Caffeine();
 
+	/**
+	 * Proxies in front of the gateway (load balancers, CDN edges) whose forwarding
+	 * header says who the client is: IPv4 or IPv6 addresses or CIDR blocks, such as
+	 * 10.0.0.0/8 or 2001:db8::/32. Empty by default: the client is always the
+	 * connection's remote address, and a forwarding header, which any client can write,
+	 * is ignored.
+	 */
+	private List<String> trustedProxies = new ArrayList<>();
+
+	/**
+	 * Header the trusted proxies append their client's address to: 'x-forwarded-for'
+	 * or 'forwarded' (RFC 7239). Only this one is read: a proxy passes the other on as
+	 * the client wrote it.
+	 */
+	private ForwardedHeader forwardedHeader = ForwardedHeader.X_FORWARDED_FOR;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -101,6 +119,22 @@ public class RateLimitProperties {
 
 	public Caffeine getCaffeine() {
 		return this.caffeine;
+	}
+
+	public List<String> getTrustedProxies() {
+		return this.trustedProxies;
+	}
+
+	public void setTrustedProxies(List<String> trustedProxies) {
+		this.trustedProxies = trustedProxies;
+	}
+
+	public ForwardedHeader getForwardedHeader() {
+		return this.forwardedHeader;
+	}
+
+	public void setForwardedHeader(ForwardedHeader forwardedHeader) {
+		this.forwardedHeader = forwardedHeader;
 	}
 
 	/**

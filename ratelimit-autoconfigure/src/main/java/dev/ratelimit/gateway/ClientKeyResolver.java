@@ -1,7 +1,5 @@
 package dev.ratelimit.gateway;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,7 +15,8 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * Resolves whose quota a request counts against, as chosen once per route from the
  * policy's {@link KeySource}. A source that yields nothing (no principal, an empty
- * header) falls back to the client IP, so no request escapes limiting.
+ * header) falls back to the client's address ({@link ClientAddressResolver}), so no
+ * request escapes limiting.
  */
 @FunctionalInterface
 interface ClientKeyResolver {
@@ -36,13 +35,14 @@ interface ClientKeyResolver {
 	 */
 	Mono<String> resolve(ServerWebExchange exchange, String knownApiKey);
 
-	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory) {
+	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory,
+			ClientAddressResolver clientAddresses) {
 		if (source instanceof KeySource.ApiKey) {
-			return (exchange, knownApiKey) -> Mono
-				.just((knownApiKey != null) ? bounded(knownApiKey) : clientIp(exchange));
+			return (exchange, knownApiKey) -> Mono.just(
+					(knownApiKey != null) ? bounded(knownApiKey) : clientAddresses.resolve(exchange.getRequest()));
 		}
 		if (source instanceof KeySource.ClientIp) {
-			return (exchange, knownApiKey) -> Mono.just(clientIp(exchange));
+			return (exchange, knownApiKey) -> Mono.just(clientAddresses.resolve(exchange.getRequest()));
 		}
 		if (source instanceof KeySource.Route) {
 			Mono<String> route = Mono.just(bounded(routeId));
@@ -52,7 +52,8 @@ interface ClientKeyResolver {
 			String headerName = header.headerName();
 			return (exchange, knownApiKey) -> {
 				String value = exchange.getRequest().getHeaders().getFirst(headerName);
-				return Mono.just((value != null && !value.isEmpty()) ? bounded(value) : clientIp(exchange));
+				return Mono.just((value != null && !value.isEmpty()) ? bounded(value)
+						: clientAddresses.resolve(exchange.getRequest()));
 			};
 		}
 		if (source instanceof KeySource.Principal) {
@@ -60,7 +61,7 @@ interface ClientKeyResolver {
 				.map(java.security.Principal::getName)
 				.filter((name) -> !name.isEmpty())
 				.map(ClientKeyResolver::bounded)
-				.defaultIfEmpty(clientIp(exchange));
+				.switchIfEmpty(Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest())));
 		}
 		if (source instanceof KeySource.Bean bean) {
 			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
@@ -69,22 +70,9 @@ interface ClientKeyResolver {
 			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(ClientKeyResolver::bounded)
-				.switchIfEmpty(Mono.fromSupplier(() -> clientIp(exchange)));
+				.switchIfEmpty(Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest())));
 		}
 		throw new IllegalArgumentException("unhandled key source " + source);
-	}
-
-	/**
-	 * The client IP from the connection's remote address; {@code unknown} when the
-	 * server does not know it.
-	 */
-	static String clientIp(ServerWebExchange exchange) {
-		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
-		if (remote == null) {
-			return "unknown";
-		}
-		InetAddress address = remote.getAddress();
-		return (address != null) ? address.getHostAddress() : remote.getHostString();
 	}
 
 	/**

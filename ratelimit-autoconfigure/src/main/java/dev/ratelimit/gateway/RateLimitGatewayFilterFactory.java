@@ -58,6 +58,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	private final RateLimitProblemWriter problemWriter;
 
+	private final ClientAddressResolver clientAddresses;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores every available store; a policy uses the one named by its store type
@@ -79,6 +81,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
 		this.problemWriter = new RateLimitProblemWriter(messageWriters);
+		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
 	}
 
 	@Override
@@ -104,7 +107,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
 				this.apiKeyHeader);
 		return new RateLimitGatewayFilter(route, store, this.policies.tiersByApiKey(), plans, defaultPlan,
-				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory), this.listeners, this.problemWriter);
+				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses), this.listeners,
+				this.problemWriter);
 	}
 
 	private TierPlan plan(String policyId, Tier tier) {

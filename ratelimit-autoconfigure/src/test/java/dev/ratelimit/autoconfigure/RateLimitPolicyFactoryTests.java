@@ -11,11 +11,13 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
+import dev.ratelimit.policy.TrustedProxies;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -237,6 +239,41 @@ class RateLimitPolicyFactoryTests {
 			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
 				.containsExactly("ratelimit.api-key-header: was 'X Key', must be an HTTP header name",
 						"ratelimit.tiers.api-keys[secr****]: was ' ', must name a tier"));
+	}
+
+	@Test
+	void trustsNoProxyByDefault() {
+		RateLimitPolicies policies = this.factory.create(bind(withKey("ip")));
+		assertThat(policies.trustedProxies().isEmpty()).isTrue();
+	}
+
+	@Test
+	void parsesTrustedProxiesAndTheirHeader() {
+		Map<String, String> properties = new HashMap<>(withKey("ip"));
+		properties.put("ratelimit.trusted-proxies[0]", "10.0.0.0/8");
+		properties.put("ratelimit.trusted-proxies[1]", " 2001:db8::/32 ");
+		properties.put("ratelimit.trusted-proxies[2]", "192.0.2.7");
+		properties.put("ratelimit.forwarded-header", "forwarded");
+		TrustedProxies proxies = this.factory.create(bind(properties)).trustedProxies();
+		assertThat(proxies.blocks()).extracting(Object::toString)
+			.containsExactly("10.0.0.0/8", "2001:db8:0:0:0:0:0:0/32", "192.0.2.7/32");
+		assertThat(proxies.header()).isEqualTo(ForwardedHeader.FORWARDED);
+	}
+
+	@Test
+	void rejectsEveryInvalidTrustedProxyNamingItsIndex() {
+		Map<String, String> properties = new HashMap<>(withKey("ip"));
+		properties.put("ratelimit.trusted-proxies[0]", "10.0.0.0/8");
+		properties.put("ratelimit.trusted-proxies[1]", "proxy.internal");
+		properties.put("ratelimit.trusted-proxies[2]", "10.0.0.1/8");
+		properties.put("ratelimit.trusted-proxies[3]", "0.0.0.0/0");
+		assertProblems(properties,
+				"ratelimit.trusted-proxies[1]: was 'proxy.internal', must be an IP address or a CIDR block, such as "
+						+ "10.0.0.0/8 or 2001:db8::/32",
+				"ratelimit.trusted-proxies[2]: was '10.0.0.1/8', must have no address bits set after the prefix "
+						+ "(did you mean 10.0.0.0/8?)",
+				"ratelimit.trusted-proxies[3]: was '0.0.0.0/0', must not be a /0 block, which would trust every "
+						+ "client's forwarding header");
 	}
 
 	private KeySource keyOf(String key) {

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.security.Principal;
 
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.TrustedProxies;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -89,7 +90,8 @@ class ClientKeyResolverTests {
 	}
 
 	private ClientKeyResolver resolver(KeySource source) {
-		return ClientKeyResolver.of(source, "orders-route", this.beans);
+		return ClientKeyResolver.of(source, "orders-route", this.beans,
+				new ClientAddressResolver(TrustedProxies.NONE));
 	}
 
 	private static MockServerWebExchange exchange() {
