@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.policy.ForwardedHeader;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -206,6 +207,22 @@ public class RateLimitProperties {
 		 */
 		private Map<String, List<LimitSpec>> tiers = new LinkedHashMap<>();
 
+		/**
+		 * What a request gets when the key yields nothing (no authenticated principal, no
+		 * such header, a KeyResolver that yields nothing): 'client-address' (counted
+		 * against its client address's quota) or 'reject' (answered with
+		 * missing-key-status, never forwarded). 'reject' applies to 'principal',
+		 * 'header:<Name>' and '#{@beanName}' keys only.
+		 */
+		private OnMissingKey onMissingKey = OnMissingKey.CLIENT_ADDRESS;
+
+		/**
+		 * HTTP status of a request rejected for having no key, with on-missing-key
+		 * 'reject': 400 to 599, except 401, 405 and 407, whose responses must carry
+		 * headers a rate limiter cannot know. Defaults to 403.
+		 */
+		private Integer missingKeyStatus;
+
 		public String getKey() {
 			return this.key;
 		}
@@ -244,6 +261,22 @@ public class RateLimitProperties {
 
 		public void setTiers(Map<String, List<LimitSpec>> tiers) {
 			this.tiers = tiers;
+		}
+
+		public OnMissingKey getOnMissingKey() {
+			return this.onMissingKey;
+		}
+
+		public void setOnMissingKey(OnMissingKey onMissingKey) {
+			this.onMissingKey = onMissingKey;
+		}
+
+		public Integer getMissingKeyStatus() {
+			return this.missingKeyStatus;
+		}
+
+		public void setMissingKeyStatus(Integer missingKeyStatus) {
+			this.missingKeyStatus = missingKeyStatus;
 		}
 
 	}

@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.Function;
 
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -16,7 +18,8 @@ import org.springframework.web.server.ServerWebExchange;
  * Resolves whose quota a request counts against, as chosen once per route from the
  * policy's {@link KeySource}. A source that yields nothing (no principal, an empty
  * header) falls back to the client's address ({@link ClientAddressResolver}), so no
- * request escapes limiting.
+ * request escapes limiting, or, when its policy rejects such requests, resolves to
+ * nothing.
  */
 @FunctionalInterface
 interface ClientKeyResolver {
@@ -32,11 +35,22 @@ interface ClientKeyResolver {
 	 * @param exchange the request
 	 * @param knownApiKey the request's API key when it is a configured one, otherwise
 	 * {@code null}
+	 * @return the key, or nothing when the request has none and its policy rejects it
 	 */
 	Mono<String> resolve(ServerWebExchange exchange, String knownApiKey);
 
+	/**
+	 * The resolver of a route.
+	 * @param source whose quota a request counts against
+	 * @param routeId the route's id, the key of {@code key: route}
+	 * @param beanFactory where {@code KeyResolver} beans are looked up
+	 * @param clientAddresses the client's address, the fallback of a key that yields
+	 * nothing
+	 * @param onMissingKey whether a key that yields nothing falls back to the client's
+	 * address or resolves to nothing, for the filter to reject
+	 */
 	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory,
-			ClientAddressResolver clientAddresses) {
+			ClientAddressResolver clientAddresses, OnMissingKey onMissingKey) {
 		if (source instanceof KeySource.ApiKey) {
 			return (exchange, knownApiKey) -> Mono.just(
 					(knownApiKey != null) ? bounded(knownApiKey) : clientAddresses.resolve(exchange.getRequest()));
@@ -48,12 +62,14 @@ interface ClientKeyResolver {
 			Mono<String> route = Mono.just(bounded(routeId));
 			return (exchange, knownApiKey) -> route;
 		}
+		Function<ServerWebExchange, Mono<String>> missing = (onMissingKey == OnMissingKey.REJECT)
+				? (exchange) -> Mono.empty()
+				: (exchange) -> Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest()));
 		if (source instanceof KeySource.Header header) {
 			String headerName = header.headerName();
 			return (exchange, knownApiKey) -> {
 				String value = exchange.getRequest().getHeaders().getFirst(headerName);
-				return Mono.just((value != null && !value.isEmpty()) ? bounded(value)
-						: clientAddresses.resolve(exchange.getRequest()));
+				return (value != null && !value.isEmpty()) ? Mono.just(bounded(value)) : missing.apply(exchange);
 			};
 		}
 		if (source instanceof KeySource.Principal) {
@@ -61,7 +77,7 @@ interface ClientKeyResolver {
 				.map(java.security.Principal::getName)
 				.filter((name) -> !name.isEmpty())
 				.map(ClientKeyResolver::bounded)
-				.switchIfEmpty(Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest())));
+				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		if (source instanceof KeySource.Bean bean) {
 			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
@@ -70,7 +86,7 @@ interface ClientKeyResolver {
 			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(ClientKeyResolver::bounded)
-				.switchIfEmpty(Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest())));
+				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		throw new IllegalArgumentException("unhandled key source " + source);
 	}

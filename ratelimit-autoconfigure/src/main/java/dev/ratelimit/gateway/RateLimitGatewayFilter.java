@@ -12,6 +12,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
 import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
@@ -32,6 +33,11 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * report no quota.
 	 */
 	private static final Verdict STORE_FAILED = new Verdict(true, -1, null, 0, true);
+
+	/**
+	 * Stands for a request without a key whose policy rejects it; never a store's.
+	 */
+	private static final Verdict NO_KEY = new Verdict(false, -1, null, 0, false);
 
 	private final String policyId;
 
@@ -57,9 +63,11 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final RateLimitProblemWriter problemWriter;
 
+	private final MissingKeyRejection missingKey;
+
 	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, String> tiersByApiKey,
 			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver,
-			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter) {
+			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter, MissingKeyRejection missingKey) {
 		this.policyId = route.policyId();
 		this.routeId = route.routeId();
 		this.shadow = route.shadow();
@@ -72,6 +80,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		this.keyResolver = keyResolver;
 		this.listeners = listeners;
 		this.problemWriter = problemWriter;
+		this.missingKey = missingKey;
 	}
 
 	@Override
@@ -84,10 +93,18 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		return this.keyResolver.resolve(exchange, knownApiKey)
 			.flatMap((key) -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),
-					this.cost))
-			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
+					this.cost)
+				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null))))
+			.defaultIfEmpty(NO_KEY)
 			.onErrorResume((error) -> Mono.just(storeFailed(error)))
-			.flatMap((verdict) -> enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start));
+			.flatMap((verdict) -> (verdict != NO_KEY)
+					? enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start)
+					: rejectMissingKey(exchange, plan));
+	}
+
+	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, TierPlan plan) {
+		notifyListeners(plan.tier(), Outcome.MISSING_KEY, 0);
+		return this.problemWriter.rejectMissingKey(exchange, this.missingKey.status(), this.missingKey.detail());
 	}
 
 	private Verdict storeFailed(Throwable error) {
@@ -145,6 +162,15 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * What a route's filter knows of its policy.
 	 */
 	record RouteSettings(String policyId, String routeId, boolean shadow, long cost, String apiKeyHeader) {
+	}
+
+	/**
+	 * How a route answers a request without a key, when its policy rejects those.
+	 *
+	 * @param status the response status
+	 * @param detail the problem's detail: which key the request lacks
+	 */
+	record MissingKeyRejection(HttpStatusCode status, String detail) {
 	}
 
 	/**

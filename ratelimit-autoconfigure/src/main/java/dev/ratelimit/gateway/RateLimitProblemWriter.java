@@ -9,6 +9,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -29,6 +30,13 @@ final class RateLimitProblemWriter {
 	static final String TITLE = "Rate limit exceeded";
 
 	static final String RETRY_AFTER_PROPERTY = "retryAfter";
+
+	/**
+	 * The problem type of a request rejected for having no key.
+	 */
+	static final URI MISSING_KEY_TYPE = URI.create("https://ratelimit.dev/problems/missing-client-key");
+
+	static final String MISSING_KEY_TITLE = "Missing client key";
 
 	private static final ResolvableType PROBLEM_DETAIL = ResolvableType.forClass(ProblemDetail.class);
 
@@ -52,6 +60,21 @@ final class RateLimitProblemWriter {
 		problem.setTitle(TITLE);
 		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
 		problem.setProperty(RETRY_AFTER_PROPERTY, retryAfterSeconds);
+		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
+				Map.of());
+	}
+
+	/**
+	 * Answers a request that lacks the key its route is limited by: {@code status} and a
+	 * problem body, no rate limit headers, as no quota was consulted.
+	 */
+	Mono<Void> rejectMissingKey(ServerWebExchange exchange, HttpStatusCode status, String detail) {
+		ServerHttpResponse response = exchange.getResponse();
+		response.setStatusCode(status);
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setType(MISSING_KEY_TYPE);
+		problem.setTitle(MISSING_KEY_TITLE);
+		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
 		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
 				Map.of());
 	}

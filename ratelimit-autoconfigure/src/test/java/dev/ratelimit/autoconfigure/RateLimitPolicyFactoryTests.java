@@ -14,6 +14,7 @@ import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
@@ -274,6 +275,54 @@ class RateLimitPolicyFactoryTests {
 						+ "(did you mean 10.0.0.0/8?)",
 				"ratelimit.trusted-proxies[3]: was '0.0.0.0/0', must not be a /0 block, which would trust every "
 						+ "client's forwarding header");
+	}
+
+	@Test
+	void requestsWithoutAKeyFallBackToTheClientAddressByDefault() {
+		RateLimitPolicy policy = this.factory.create(bind(withKey("principal"))).policy("p");
+		assertThat(policy.onMissingKey()).isEqualTo(OnMissingKey.CLIENT_ADDRESS);
+	}
+
+	@Test
+	void requestsWithoutAKeyAreRejectedWith403UnlessAnotherStatusIsChosen() {
+		Map<String, String> properties = new HashMap<>(withKey("header:X-Tenant"));
+		properties.put("ratelimit.policies.p.on-missing-key", "reject");
+		RateLimitPolicy policy = this.factory.create(bind(properties)).policy("p");
+		assertThat(policy.onMissingKey()).isEqualTo(OnMissingKey.REJECT);
+		assertThat(policy.missingKeyStatus()).isEqualTo(403);
+		properties.put("ratelimit.policies.p.missing-key-status", "400");
+		assertThat(this.factory.create(bind(properties)).policy("p").missingKeyStatus()).isEqualTo(400);
+	}
+
+	@Test
+	void rejectsAMissingKeyStatusThatIsNoErrorOrNeedsHeadersTheLimiterCannotKnow() {
+		for (String status : new String[] { "200", "302", "399", "401", "405", "407", "600" }) {
+			Map<String, String> properties = new HashMap<>(withKey("principal"));
+			properties.put("ratelimit.policies.p.on-missing-key", "reject");
+			properties.put("ratelimit.policies.p.missing-key-status", status);
+			assertProblems(properties, "ratelimit.policies.p.missing-key-status: was " + status + ", must be a client "
+					+ "or server error status (400 to 599), other than 401, 405 and 407, whose responses must carry "
+					+ "headers a rate limiter cannot know");
+		}
+	}
+
+	@Test
+	void rejectsAMissingKeyStatusWithoutRejecting() {
+		Map<String, String> properties = new HashMap<>(withKey("principal"));
+		properties.put("ratelimit.policies.p.missing-key-status", "400");
+		assertProblems(properties, "ratelimit.policies.p.missing-key-status: was 400, must not be set unless "
+				+ "ratelimit.policies.p.on-missing-key is reject");
+	}
+
+	@Test
+	void rejectsRejectingMissingKeysOfKeysEveryRequestHas() {
+		for (String key : new String[] { "api-key", "ip", "route" }) {
+			Map<String, String> properties = new HashMap<>(withKey(key));
+			properties.put("ratelimit.policies.p.on-missing-key", "reject");
+			assertProblems(properties, "ratelimit.policies.p.on-missing-key: was reject, must be client-address for "
+					+ "key " + key + ", which every request has (only principal, header:<Name> and #{@beanName} "
+					+ "keys can be missing)");
+		}
 	}
 
 	private KeySource keyOf(String key) {
