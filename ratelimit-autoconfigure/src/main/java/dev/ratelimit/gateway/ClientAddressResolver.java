@@ -8,6 +8,7 @@ import java.util.List;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.IpAddress;
 import dev.ratelimit.policy.TrustedProxies;
+import dev.ratelimit.store.BucketId;
 
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -47,7 +48,8 @@ final class ClientAddressResolver {
 		}
 		InetAddress address = remote.getAddress();
 		if (address == null) {
-			return remote.getHostString();
+			// An unresolved address may have been taken from a header: bound it like any key.
+			return BucketId.storedKey(remote.getHostString());
 		}
 		if (this.trustedProxies.isEmpty()) {
 			return address.getHostAddress();

@@ -1,13 +1,10 @@
 package dev.ratelimit.gateway;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.function.Function;
 
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
+import dev.ratelimit.store.BucketId;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -23,12 +20,6 @@ import org.springframework.web.server.ServerWebExchange;
  */
 @FunctionalInterface
 interface ClientKeyResolver {
-
-	/**
-	 * Keys longer than this are replaced by their digest, so a hostile header cannot
-	 * make a store hold huge keys.
-	 */
-	int MAX_KEY_LENGTH = 256;
 
 	/**
 	 * Resolve the key of a request.
@@ -53,13 +44,13 @@ interface ClientKeyResolver {
 			ClientAddressResolver clientAddresses, OnMissingKey onMissingKey) {
 		if (source instanceof KeySource.ApiKey) {
 			return (exchange, knownApiKey) -> Mono.just(
-					(knownApiKey != null) ? bounded(knownApiKey) : clientAddresses.resolve(exchange.getRequest()));
+					(knownApiKey != null) ? BucketId.storedKey(knownApiKey) : clientAddresses.resolve(exchange.getRequest()));
 		}
 		if (source instanceof KeySource.ClientIp) {
 			return (exchange, knownApiKey) -> Mono.just(clientAddresses.resolve(exchange.getRequest()));
 		}
 		if (source instanceof KeySource.Route) {
-			Mono<String> route = Mono.just(bounded(routeId));
+			Mono<String> route = Mono.just(BucketId.storedKey(routeId));
 			return (exchange, knownApiKey) -> route;
 		}
 		Function<ServerWebExchange, Mono<String>> missing = (onMissingKey == OnMissingKey.REJECT)
@@ -69,14 +60,14 @@ interface ClientKeyResolver {
 			String headerName = header.headerName();
 			return (exchange, knownApiKey) -> {
 				String value = exchange.getRequest().getHeaders().getFirst(headerName);
-				return (value != null && !value.isEmpty()) ? Mono.just(bounded(value)) : missing.apply(exchange);
+				return (value != null && !value.isEmpty()) ? Mono.just(BucketId.storedKey(value)) : missing.apply(exchange);
 			};
 		}
 		if (source instanceof KeySource.Principal) {
 			return (exchange, knownApiKey) -> exchange.getPrincipal()
 				.map(java.security.Principal::getName)
 				.filter((name) -> !name.isEmpty())
-				.map(ClientKeyResolver::bounded)
+				.map(BucketId::storedKey)
 				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		if (source instanceof KeySource.Bean bean) {
@@ -85,27 +76,10 @@ interface ClientKeyResolver {
 			// handled like a failing store, never as a 5xx.
 			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
-				.map(ClientKeyResolver::bounded)
+				.map(BucketId::storedKey)
 				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		throw new IllegalArgumentException("unhandled key source " + source);
-	}
-
-	/**
-	 * The key itself, or {@code sha256:<hex digest>} when it is longer than
-	 * {@link #MAX_KEY_LENGTH}.
-	 */
-	static String bounded(String key) {
-		if (key.length() <= MAX_KEY_LENGTH) {
-			return key;
-		}
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return "sha256:" + HexFormat.of().formatHex(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
-		}
 	}
 
 }
