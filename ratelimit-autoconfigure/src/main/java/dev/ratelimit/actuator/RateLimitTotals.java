@@ -30,10 +30,11 @@ public final class RateLimitTotals implements RateLimitListener {
 	public Totals totals(String policy) {
 		LongAdder[] adders = this.byPolicy.get(policy);
 		if (adders == null) {
-			return new Totals(0, 0, 0, 0);
+			return new Totals(0, 0, 0, 0, 0);
 		}
 		return new Totals(adders[Outcome.ALLOWED.ordinal()].sum(), adders[Outcome.REJECTED.ordinal()].sum(),
-				adders[Outcome.SHADOW_REJECTED.ordinal()].sum(), adders[Outcome.ERROR.ordinal()].sum());
+				adders[Outcome.SHADOW_REJECTED.ordinal()].sum(), adders[Outcome.ERROR.ordinal()].sum(),
+				adders[Outcome.MISSING_KEY.ordinal()].sum());
 	}
 
 	private LongAdder[] adders(String policy) {
@@ -56,8 +57,9 @@ public final class RateLimitTotals implements RateLimitListener {
 	 * @param rejected requests answered with 429
 	 * @param shadowRejected requests over the quota of a shadow policy, let through
 	 * @param errors requests the store's failure mode decided
+	 * @param missingKey requests rejected for having no key
 	 */
-	public record Totals(long allowed, long rejected, long shadowRejected, long errors) {
+	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey) {
 	}
 
 }

@@ -16,6 +16,7 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.LimitSnapshot;
@@ -215,7 +216,7 @@ public class RateLimitsEndpoint {
 	 * One client's buckets: one per tier it was judged under. Empty (404) when the
 	 * policy is unknown or the key has no bucket.
 	 * @param policy the policy id
-	 * @param key the raw client key
+	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
 	 */
 	@ReadOperation
 	public Mono<ClientBucketsDescriptor> clientBuckets(@Selector String policy, @Selector String key) {
@@ -224,7 +225,7 @@ public class RateLimitsEndpoint {
 			return Mono.empty();
 		}
 		BucketStore store = store(rateLimitPolicy);
-		return store.bucket(rateLimitPolicy, key)
+		return store.bucket(rateLimitPolicy, BucketId.lookupKey(key))
 			.collectList()
 			.filter((buckets) -> !buckets.isEmpty())
 			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(buckets)));
@@ -233,7 +234,7 @@ public class RateLimitsEndpoint {
 	/**
 	 * Forgets one client's buckets so that its next request is judged as new.
 	 * @param policy the policy id
-	 * @param key the raw client key
+	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
 	 * @return 204 when buckets were reset, 404 when the policy is unknown or the key
 	 * has no bucket
 	 */
@@ -243,7 +244,7 @@ public class RateLimitsEndpoint {
 		if (rateLimitPolicy == null) {
 			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
 		}
-		return store(rateLimitPolicy).reset(rateLimitPolicy, key)
+		return store(rateLimitPolicy).reset(rateLimitPolicy, BucketId.lookupKey(key))
 			.map((reset) -> new WebEndpointResponse<>(
 					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
 	}

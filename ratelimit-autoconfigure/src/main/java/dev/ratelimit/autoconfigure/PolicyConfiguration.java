@@ -10,9 +10,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
- * The clock and the policies, validated once at start-up.
+ * The clock and the policies, validated once at start-up, and the warning about a
+ * forward-headers strategy that lets clients choose their address.
  */
 @Configuration(proxyBeanMethods = false)
 class PolicyConfiguration {
@@ -28,6 +30,12 @@ class PolicyConfiguration {
 	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ListableBeanFactory beanFactory) {
 		Set<String> keyResolvers = Set.of(beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
 		return new RateLimitPolicyFactory(keyResolvers).create(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static ForwardHeadersStrategyCheck rateLimitForwardHeadersStrategyCheck(Environment environment) {
+		return new ForwardHeadersStrategyCheck(environment);
 	}
 
 }

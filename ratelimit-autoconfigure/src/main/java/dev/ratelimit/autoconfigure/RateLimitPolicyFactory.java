@@ -24,10 +24,12 @@ import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.policy.TrustedProxies;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable
@@ -47,6 +49,8 @@ final class RateLimitPolicyFactory {
 	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
 
 	private static final String POSITIVE = "must be a positive number";
+
+	private static final Set<Integer> NEEDS_CHALLENGE_OR_ALLOW = Set.of(401, 405, 407);
 
 	private static final String POSITIVE_DURATION = "must be a positive duration (for example 500ms, 1s, 1m, 1d)";
 
@@ -78,10 +82,31 @@ final class RateLimitPolicyFactory {
 				policies.put(id, built);
 			}
 		});
+		TrustedProxies trustedProxies = trustedProxies(properties, problems);
 		if (!problems.isEmpty()) {
 			throw new InvalidRateLimitConfigurationException(problems);
 		}
-		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys());
+		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys(), trustedProxies);
+	}
+
+	private static TrustedProxies trustedProxies(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+		List<TrustedProxies.Block> blocks = new ArrayList<>();
+		List<String> configured = properties.getTrustedProxies();
+		for (int i = 0; i < configured.size(); i++) {
+			try {
+				blocks.add(TrustedProxies.Block.parse(configured.get(i)));
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add(new ConfigurationProblem(PREFIX + ".trusted-proxies[" + i + "]",
+						quoted(configured.get(i)), ex.getMessage()));
+			}
+		}
+		if (properties.getForwardedHeader() == null) {
+			problems.add(new ConfigurationProblem(PREFIX + ".forwarded-header", null,
+					"must be x-forwarded-for or forwarded"));
+			return null;
+		}
+		return new TrustedProxies(blocks, properties.getForwardedHeader());
 	}
 
 	private void validateGlobals(RateLimitProperties properties, List<ConfigurationProblem> problems) {
@@ -137,11 +162,51 @@ final class RateLimitPolicyFactory {
 			problems.add(new ConfigurationProblem(path + ".tiers", policy.getTiers().keySet(),
 					"must include the default tier '" + defaultTierName + "' (" + PREFIX + ".tiers.default)"));
 		}
+		int missingKeyStatus = missingKeyStatus(path, key, policy, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.isShadow(), policy.getCost(), store, tiers,
-				tiers.get(defaultTierName));
+				tiers.get(defaultTierName), policy.getOnMissingKey(), missingKeyStatus);
+	}
+
+	/**
+	 * The status of a request rejected for having no key, checked against the key it
+	 * lacks.
+	 */
+	private static int missingKeyStatus(String path, KeySource key, RateLimitProperties.Policy policy,
+			List<ConfigurationProblem> problems) {
+		OnMissingKey onMissingKey = policy.getOnMissingKey();
+		Integer status = policy.getMissingKeyStatus();
+		if (onMissingKey == null) {
+			problems.add(new ConfigurationProblem(path + ".on-missing-key", null, "must be client-address or reject"));
+			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
+		}
+		if (onMissingKey == OnMissingKey.REJECT && key != null && !mayLackKey(key)) {
+			problems.add(new ConfigurationProblem(path + ".on-missing-key", "reject",
+					"must be client-address for key " + policy.getKey() + ", which every request has (only "
+							+ "principal, header:<Name> and #{@beanName} keys can be missing)"));
+		}
+		if (status == null) {
+			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
+		}
+		if (onMissingKey != OnMissingKey.REJECT) {
+			problems.add(new ConfigurationProblem(path + ".missing-key-status", status,
+					"must not be set unless " + path + ".on-missing-key is reject"));
+		}
+		else if (status < 400 || status > 599 || NEEDS_CHALLENGE_OR_ALLOW.contains(status)) {
+			// RFC 9110 sections 15.5.2, 15.5.6 and 15.5.8: a 401 must carry WWW-Authenticate, a
+			// 405 Allow and a 407 Proxy-Authenticate, which a rate limiter cannot know.
+			problems.add(new ConfigurationProblem(path + ".missing-key-status", status,
+					"must be a client or server error status (400 to 599), other than 401, 405 and 407, "
+							+ "whose responses must carry headers a rate limiter cannot know"));
+		}
+		return status;
+	}
+
+	private static boolean mayLackKey(KeySource key) {
+		return key instanceof KeySource.Principal || key instanceof KeySource.Header
+				|| key instanceof KeySource.Bean;
 	}
 
 	private KeySource keySource(String path, String key, List<ConfigurationProblem> problems) {

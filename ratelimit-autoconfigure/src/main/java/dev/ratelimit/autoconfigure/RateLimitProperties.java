@@ -1,11 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.gateway.HeaderStyle;
+import dev.ratelimit.policy.ForwardedHeader;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -60,6 +63,22 @@ public class RateLimitProperties {
 	 */
 	private final Problem problem = new Problem();
 
+	/**
+	 * Proxies in front of the gateway (load balancers, CDN edges) whose forwarding
+	 * header says who the client is: IPv4 or IPv6 addresses or CIDR blocks, such as
+	 * 10.0.0.0/8 or 2001:db8::/32. Empty by default: the client is always the
+	 * connection's remote address, and a forwarding header, which any client can write,
+	 * is ignored.
+	 */
+	private List<String> trustedProxies = new ArrayList<>();
+
+	/**
+	 * Header the trusted proxies append their client's address to: 'x-forwarded-for'
+	 * or 'forwarded' (RFC 7239). Only this one is read: a proxy passes the other on as
+	 * the client wrote it.
+	 */
+	private ForwardedHeader forwardedHeader = ForwardedHeader.X_FORWARDED_FOR;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -110,6 +129,22 @@ public class RateLimitProperties {
 
 	public Problem getProblem() {
 		return this.problem;
+	}
+
+	public List<String> getTrustedProxies() {
+		return this.trustedProxies;
+	}
+
+	public void setTrustedProxies(List<String> trustedProxies) {
+		this.trustedProxies = trustedProxies;
+	}
+
+	public ForwardedHeader getForwardedHeader() {
+		return this.forwardedHeader;
+	}
+
+	public void setForwardedHeader(ForwardedHeader forwardedHeader) {
+		this.forwardedHeader = forwardedHeader;
 	}
 
 	/**
@@ -181,6 +216,22 @@ public class RateLimitProperties {
 		 */
 		private Map<String, List<LimitSpec>> tiers = new LinkedHashMap<>();
 
+		/**
+		 * What a request gets when the key yields nothing (no authenticated principal, no
+		 * such header, a KeyResolver that yields nothing): 'client-address' (counted
+		 * against its client address's quota) or 'reject' (answered with
+		 * missing-key-status, never forwarded). 'reject' applies to 'principal',
+		 * 'header:<Name>' and '#{@beanName}' keys only.
+		 */
+		private OnMissingKey onMissingKey = OnMissingKey.CLIENT_ADDRESS;
+
+		/**
+		 * HTTP status of a request rejected for having no key, with on-missing-key
+		 * 'reject': 400 to 599, except 401, 405 and 407, whose responses must carry
+		 * headers a rate limiter cannot know. Defaults to 403.
+		 */
+		private Integer missingKeyStatus;
+
 		public String getKey() {
 			return this.key;
 		}
@@ -219,6 +270,22 @@ public class RateLimitProperties {
 
 		public void setTiers(Map<String, List<LimitSpec>> tiers) {
 			this.tiers = tiers;
+		}
+
+		public OnMissingKey getOnMissingKey() {
+			return this.onMissingKey;
+		}
+
+		public void setOnMissingKey(OnMissingKey onMissingKey) {
+			this.onMissingKey = onMissingKey;
+		}
+
+		public Integer getMissingKeyStatus() {
+			return this.missingKeyStatus;
+		}
+
+		public void setMissingKeyStatus(Integer missingKeyStatus) {
+			this.missingKeyStatus = missingKeyStatus;
 		}
 
 	}

@@ -13,7 +13,13 @@ public enum Outcome {
 	SHADOW_REJECTED("shadow-rejected"),
 
 	/** The store failed and its failure mode decided. */
-	ERROR("error");
+	ERROR("error"),
+
+	/**
+	 * The request had no key (no principal, no such header) and its policy rejects
+	 * such requests: answered with the policy's missing-key status, no store asked.
+	 */
+	MISSING_KEY("missing-key");
 
 	private final String tagValue;
 

@@ -14,6 +14,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
 import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
@@ -34,6 +35,12 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * report no quota.
 	 */
 	private static final Verdict STORE_FAILED = Verdict.withoutLimits(true, 0);
+
+	/**
+	 * Stands for a request without a key whose policy rejects it; recognised by
+	 * identity, never a store's.
+	 */
+	private static final Verdict NO_KEY = Verdict.withoutLimits(false, 0);
 
 	private final String policyId;
 
@@ -59,9 +66,11 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final RateLimitProblemWriter problemWriter;
 
+	private final MissingKeyRejection missingKey;
+
 	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, String> tiersByApiKey,
 			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver,
-			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter) {
+			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter, MissingKeyRejection missingKey) {
 		this.policyId = route.policyId();
 		this.routeId = route.routeId();
 		this.shadow = route.shadow();
@@ -74,6 +83,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		this.keyResolver = keyResolver;
 		this.listeners = listeners;
 		this.problemWriter = problemWriter;
+		this.missingKey = missingKey;
 	}
 
 	@Override
@@ -86,10 +96,18 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		return this.keyResolver.resolve(exchange, knownApiKey)
 			.flatMap((key) -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),
-					this.cost))
-			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
+					this.cost)
+				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null))))
+			.defaultIfEmpty(NO_KEY)
 			.onErrorResume((error) -> Mono.just(storeFailed(error)))
-			.flatMap((verdict) -> enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start));
+			.flatMap((verdict) -> (verdict != NO_KEY)
+					? enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start)
+					: rejectMissingKey(exchange, plan));
+	}
+
+	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, TierPlan plan) {
+		notifyListeners(plan.tier(), Outcome.MISSING_KEY, 0);
+		return this.problemWriter.rejectMissingKey(exchange, this.missingKey.status(), this.missingKey.detail());
 	}
 
 	private Verdict storeFailed(Throwable error) {
@@ -146,6 +164,15 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	 * What a route's filter knows of its policy.
 	 */
 	record RouteSettings(String policyId, String routeId, boolean shadow, long cost, String apiKeyHeader) {
+	}
+
+	/**
+	 * How a route answers a request without a key, when its policy rejects those.
+	 *
+	 * @param status the response status
+	 * @param detail the problem's detail: which key the request lacks
+	 */
+	record MissingKeyRejection(HttpStatusCode status, String detail) {
 	}
 
 	/**

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import dev.ratelimit.gateway.RateLimitGatewayFilter.MissingKeyRejection;
 import dev.ratelimit.gateway.RateLimitGatewayFilter.RouteSettings;
 import dev.ratelimit.gateway.RateLimitGatewayFilter.TierPlan;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
@@ -22,6 +24,7 @@ import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 import org.springframework.cloud.gateway.support.HasRouteId;
 import org.springframework.cloud.gateway.support.NameUtils;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.codec.HttpMessageWriter;
 
 /**
@@ -59,6 +62,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	private final RateLimitProblemWriter problemWriter;
 
+	private final ClientAddressResolver clientAddresses;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores every available store; a policy uses the one named by its store type
@@ -81,6 +86,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
 		this.problemWriter = new RateLimitProblemWriter(messageWriters, problemType);
+		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
 	}
 
 	@Override
@@ -106,7 +112,25 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
 				this.apiKeyHeader);
 		return new RateLimitGatewayFilter(route, store, this.policies.tiersByApiKey(), plans, defaultPlan,
-				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory), this.listeners, this.problemWriter);
+				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses,
+						policy.onMissingKey()),
+				this.listeners, this.problemWriter, missingKeyRejection(policy));
+	}
+
+	private static MissingKeyRejection missingKeyRejection(RateLimitPolicy policy) {
+		String lacking;
+		if (policy.key() instanceof KeySource.Header header) {
+			lacking = "the " + header.headerName() + " header";
+		}
+		else if (policy.key() instanceof KeySource.Principal) {
+			lacking = "an authenticated principal";
+		}
+		else {
+			lacking = "a client key";
+		}
+		return new MissingKeyRejection(HttpStatusCode.valueOf(policy.missingKeyStatus()),
+				"This route is rate limited per client and needs " + lacking + " to tell clients apart; "
+						+ "the request has none.");
 	}
 
 	/**

@@ -9,6 +9,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -70,6 +71,22 @@ final class RateLimitProblemWriter {
 		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
 		problem.setProperty(RETRY_AFTER_PROPERTY, retryAfterSeconds);
 		problem.setProperty(VIOLATED_POLICIES_PROPERTY, violatedPolicies);
+		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
+				Map.of());
+	}
+
+	/**
+	 * Answers a request that lacks the key its route is limited by: {@code status} and a
+	 * problem body, no rate limit headers, as no quota was consulted.
+	 */
+	Mono<Void> rejectMissingKey(ServerWebExchange exchange, HttpStatusCode status, String detail) {
+		ServerHttpResponse response = exchange.getResponse();
+		response.setStatusCode(status);
+		// No problem type of its own: a type must be a URI its publisher controls (RFC
+		// 9457 section 4), and the status says enough, so "about:blank", whose title is
+		// the status phrase (section 4.2.1), as ProblemDetail fills it in.
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
 		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
 				Map.of());
 	}

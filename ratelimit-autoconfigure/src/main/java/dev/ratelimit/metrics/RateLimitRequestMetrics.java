@@ -43,7 +43,10 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
 			long decisionNanos) {
 		counters(policy, tier, routeId)[outcome.ordinal()].increment();
-		timer(store).record(decisionNanos, TimeUnit.NANOSECONDS);
+		if (outcome != Outcome.MISSING_KEY) {
+			// A request without a key is answered without asking the store.
+			timer(store).record(decisionNanos, TimeUnit.NANOSECONDS);
+		}
 	}
 
 	private Counter[] counters(String policy, String tier, String routeId) {

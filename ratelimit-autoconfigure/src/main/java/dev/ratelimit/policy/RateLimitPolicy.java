@@ -13,12 +13,30 @@ import java.util.Map;
  * @param store where the policy's buckets live
  * @param tiers the tiers by name
  * @param defaultTier the tier used for a tier name this policy does not list
+ * @param onMissingKey what a request gets when its key yields nothing
+ * @param missingKeyStatus the HTTP status of a request rejected for having no key, when
+ * {@code onMissingKey} is {@link OnMissingKey#REJECT}
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
-		Map<String, Tier> tiers, Tier defaultTier) {
+		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus) {
+
+	/**
+	 * The status of a request rejected for having no key, unless the policy chooses
+	 * another.
+	 */
+	public static final int DEFAULT_MISSING_KEY_STATUS = 403;
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * A policy whose requests without a key count against their client address.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, OnMissingKey.CLIENT_ADDRESS,
+				DEFAULT_MISSING_KEY_STATUS);
 	}
 
 	/**

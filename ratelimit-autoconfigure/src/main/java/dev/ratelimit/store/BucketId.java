@@ -1,5 +1,10 @@
 package dev.ratelimit.store;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
 /**
  * Identifies one client's bucket: a policy, the tier the client was judged under, and
  * the resolved key. A key seen under two tiers (an IP with and without an API key)
@@ -7,7 +12,62 @@ package dev.ratelimit.store;
  *
  * @param policy the policy id
  * @param tier the tier name
- * @param key the resolved client key
+ * @param key the resolved client key, as {@link #storedKey(String)} bounds it
  */
 public record BucketId(String policy, String tier, String key) {
+
+	/**
+	 * Longest client key kept as it is. Longer keys (a hostile header, a long token) are
+	 * kept as their SHA-256 digest, so that a million buckets hold a million short keys
+	 * whatever clients send.
+	 */
+	public static final int MAX_KEY_LENGTH = 64;
+
+	/**
+	 * What a digest key starts with; a digest key is longer than
+	 * {@link #MAX_KEY_LENGTH}, so no key kept as it is can be mistaken for one.
+	 */
+	public static final String DIGEST_PREFIX = "sha256:";
+
+	private static final int DIGEST_KEY_LENGTH = DIGEST_PREFIX.length() + 64;
+
+	/**
+	 * The key a client's key is kept under: itself, or {@code sha256:<hex digest>} of
+	 * its UTF-8 bytes when it is longer than {@link #MAX_KEY_LENGTH}. SHA-256 is
+	 * collision resistant, so no client can craft a key that lands in another's bucket.
+	 */
+	public static String storedKey(String key) {
+		if (key.length() <= MAX_KEY_LENGTH) {
+			return key;
+		}
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+			return DIGEST_PREFIX + HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		}
+	}
+
+	/**
+	 * The key an operator names: a digest key as listings show it, or a client's key,
+	 * kept as {@link #storedKey(String)} keeps it.
+	 */
+	public static String lookupKey(String key) {
+		return isDigestKey(key) ? key : storedKey(key);
+	}
+
+	private static boolean isDigestKey(String key) {
+		if (key.length() != DIGEST_KEY_LENGTH || !key.startsWith(DIGEST_PREFIX)) {
+			return false;
+		}
+		for (int i = DIGEST_PREFIX.length(); i < key.length(); i++) {
+			char c = key.charAt(i);
+			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
 }

@@ -21,8 +21,9 @@ class RateLimitTotalsTests {
 		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.REJECTED, 1);
 		this.totals.onDecision("orders", "free", "a", "redis", Outcome.ERROR, 1);
 		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.SHADOW_REJECTED, 1);
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1));
-		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0));
+		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.MISSING_KEY, 0);
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1, 0));
+		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0, 1));
 	}
 
 	@Test
@@ -36,12 +37,12 @@ class RateLimitTotalsTests {
 			}
 		});
 		long half = (long) threads / 2 * decisionsPerThread;
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(half, half, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(half, half, 0, 0, 0));
 	}
 
 	@Test
 	void policyThatDecidedNothingHasZeroTotals() {
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(0, 0, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(0, 0, 0, 0, 0));
 	}
 
 }

@@ -72,7 +72,7 @@ class RateLimitsEndpointGatewayTests {
 			.containsEntry("window", "1d");
 		assertThat(json.read("$.policies.listed.routes", List.class)).containsExactly("listed");
 		assertThat(json.read("$.policies.listed.totals", Map.class)).containsExactlyInAnyOrderEntriesOf(
-				Map.of("allowed", 3, "rejected", 1, "shadowRejected", 0, "errors", 0));
+				Map.of("allowed", 3, "rejected", 1, "shadowRejected", 0, "errors", 0, "missingKey", 0));
 		assertThat(json.read("$.policies.listed.liveBuckets", Long.class)).isEqualTo(1);
 		assertThat(json.read("$.policies.listed", Map.class)).doesNotContainKey("liveBucketsError");
 	}

@@ -54,7 +54,7 @@ class RateLimitsEndpointTests {
 		assertThat(orders.store()).isEqualTo("caffeine");
 		assertThat(orders.liveBuckets()).isEqualTo(2);
 		assertThat(orders.liveBucketsError()).isNull();
-		assertThat(orders.totals()).isEqualTo(new RateLimitTotals.Totals(2, 1, 0, 0));
+		assertThat(orders.totals()).isEqualTo(new RateLimitTotals.Totals(2, 1, 0, 0, 0));
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
 		assertThat(orders.tiers().get("anonymous"))

@@ -14,12 +14,15 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.policy.TrustedProxies;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -340,6 +343,89 @@ class RateLimitPolicyFactoryTests {
 		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
 		properties.put("ratelimit.problem.type", "https://api.example.com/problems/rate-limited");
 		assertThat(this.factory.create(bind(properties)).byId()).containsKey("p");
+	}
+
+	@Test
+	void trustsNoProxyByDefault() {
+		RateLimitPolicies policies = this.factory.create(bind(withKey("ip")));
+		assertThat(policies.trustedProxies().isEmpty()).isTrue();
+	}
+
+	@Test
+	void parsesTrustedProxiesAndTheirHeader() {
+		Map<String, String> properties = new HashMap<>(withKey("ip"));
+		properties.put("ratelimit.trusted-proxies[0]", "10.0.0.0/8");
+		properties.put("ratelimit.trusted-proxies[1]", " 2001:db8::/32 ");
+		properties.put("ratelimit.trusted-proxies[2]", "192.0.2.7");
+		properties.put("ratelimit.forwarded-header", "forwarded");
+		TrustedProxies proxies = this.factory.create(bind(properties)).trustedProxies();
+		assertThat(proxies.blocks()).extracting(Object::toString)
+			.containsExactly("10.0.0.0/8", "2001:db8:0:0:0:0:0:0/32", "192.0.2.7/32");
+		assertThat(proxies.header()).isEqualTo(ForwardedHeader.FORWARDED);
+	}
+
+	@Test
+	void rejectsEveryInvalidTrustedProxyNamingItsIndex() {
+		Map<String, String> properties = new HashMap<>(withKey("ip"));
+		properties.put("ratelimit.trusted-proxies[0]", "10.0.0.0/8");
+		properties.put("ratelimit.trusted-proxies[1]", "proxy.internal");
+		properties.put("ratelimit.trusted-proxies[2]", "10.0.0.1/8");
+		properties.put("ratelimit.trusted-proxies[3]", "0.0.0.0/0");
+		assertProblems(properties,
+				"ratelimit.trusted-proxies[1]: was 'proxy.internal', must be an IP address or a CIDR block, such as "
+						+ "10.0.0.0/8 or 2001:db8::/32",
+				"ratelimit.trusted-proxies[2]: was '10.0.0.1/8', must have no address bits set after the prefix "
+						+ "(did you mean 10.0.0.0/8?)",
+				"ratelimit.trusted-proxies[3]: was '0.0.0.0/0', must not be a /0 block, which would trust every "
+						+ "client's forwarding header");
+	}
+
+	@Test
+	void requestsWithoutAKeyFallBackToTheClientAddressByDefault() {
+		RateLimitPolicy policy = this.factory.create(bind(withKey("principal"))).policy("p");
+		assertThat(policy.onMissingKey()).isEqualTo(OnMissingKey.CLIENT_ADDRESS);
+	}
+
+	@Test
+	void requestsWithoutAKeyAreRejectedWith403UnlessAnotherStatusIsChosen() {
+		Map<String, String> properties = new HashMap<>(withKey("header:X-Tenant"));
+		properties.put("ratelimit.policies.p.on-missing-key", "reject");
+		RateLimitPolicy policy = this.factory.create(bind(properties)).policy("p");
+		assertThat(policy.onMissingKey()).isEqualTo(OnMissingKey.REJECT);
+		assertThat(policy.missingKeyStatus()).isEqualTo(403);
+		properties.put("ratelimit.policies.p.missing-key-status", "400");
+		assertThat(this.factory.create(bind(properties)).policy("p").missingKeyStatus()).isEqualTo(400);
+	}
+
+	@Test
+	void rejectsAMissingKeyStatusThatIsNoErrorOrNeedsHeadersTheLimiterCannotKnow() {
+		for (String status : new String[] { "200", "302", "399", "401", "405", "407", "600" }) {
+			Map<String, String> properties = new HashMap<>(withKey("principal"));
+			properties.put("ratelimit.policies.p.on-missing-key", "reject");
+			properties.put("ratelimit.policies.p.missing-key-status", status);
+			assertProblems(properties, "ratelimit.policies.p.missing-key-status: was " + status + ", must be a client "
+					+ "or server error status (400 to 599), other than 401, 405 and 407, whose responses must carry "
+					+ "headers a rate limiter cannot know");
+		}
+	}
+
+	@Test
+	void rejectsAMissingKeyStatusWithoutRejecting() {
+		Map<String, String> properties = new HashMap<>(withKey("principal"));
+		properties.put("ratelimit.policies.p.missing-key-status", "400");
+		assertProblems(properties, "ratelimit.policies.p.missing-key-status: was 400, must not be set unless "
+				+ "ratelimit.policies.p.on-missing-key is reject");
+	}
+
+	@Test
+	void rejectsRejectingMissingKeysOfKeysEveryRequestHas() {
+		for (String key : new String[] { "api-key", "ip", "route" }) {
+			Map<String, String> properties = new HashMap<>(withKey(key));
+			properties.put("ratelimit.policies.p.on-missing-key", "reject");
+			assertProblems(properties, "ratelimit.policies.p.on-missing-key: was reject, must be client-address for "
+					+ "key " + key + ", which every request has (only principal, header:<Name> and #{@beanName} "
+					+ "keys can be missing)");
+		}
 	}
 
 	private KeySource keyOf(String key) {

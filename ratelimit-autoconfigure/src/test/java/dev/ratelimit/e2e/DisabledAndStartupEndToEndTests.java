@@ -96,4 +96,13 @@ class DisabledAndStartupEndToEndTests {
 					+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
 	}
 
+	@Test
+	void anInvalidTrustedProxyStopsTheApplicationWithAReport(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> GatewayRunner.application("ratelimit.trusted-proxies[0]=10.0.0.0/8",
+				"ratelimit.trusted-proxies[1]=lb.internal/24").run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("ratelimit.trusted-proxies[1]: was 'lb.internal/24', must be an IP address or a CIDR block, "
+					+ "such as 10.0.0.0/8 or 2001:db8::/32");
+	}
+
 }

@@ -4,6 +4,9 @@ import java.net.InetSocketAddress;
 import java.security.Principal;
 
 import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
+import dev.ratelimit.policy.TrustedProxies;
+import dev.ratelimit.store.BucketId;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -62,10 +65,7 @@ class ClientKeyResolverTests {
 		ServerWebExchange exchange = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/").remoteAddress(remote()).header("X-Tenant", huge));
 		String key = resolver(new KeySource.Header("X-Tenant")).resolve(exchange, null).block();
-		assertThat(key).startsWith("sha256:").hasSize("sha256:".length() + 64);
-		assertThat(ClientKeyResolver.bounded(huge)).isEqualTo(key);
-		assertThat(ClientKeyResolver.bounded(huge + "y")).isNotEqualTo(key);
-		assertThat(ClientKeyResolver.bounded("x".repeat(256))).isEqualTo("x".repeat(256));
+		assertThat(key).startsWith("sha256:").hasSize("sha256:".length() + 64).isEqualTo(BucketId.storedKey(huge));
 	}
 
 	@Test
@@ -88,8 +88,34 @@ class ClientKeyResolverTests {
 		assertThat(resolver.resolve(exchange(), null).block()).isEqualTo(IP);
 	}
 
+	@Test
+	void rejectingPoliciesResolveAMissingKeyToNothing() {
+		ClientKeyResolver header = resolver(new KeySource.Header("X-Tenant"), OnMissingKey.REJECT);
+		ServerWebExchange emptyTenant = MockServerWebExchange
+			.from(MockServerHttpRequest.get("/").remoteAddress(remote()).header("X-Tenant", ""));
+		ServerWebExchange withTenant = MockServerWebExchange
+			.from(MockServerHttpRequest.get("/").remoteAddress(remote()).header("X-Tenant", "acme"));
+		assertThat(header.resolve(exchange(), null).blockOptional()).isEmpty();
+		assertThat(header.resolve(emptyTenant, null).blockOptional()).isEmpty();
+		assertThat(header.resolve(withTenant, null).block()).isEqualTo("acme");
+		ClientKeyResolver principal = resolver(new KeySource.Principal(), OnMissingKey.REJECT);
+		Principal nameless = () -> "";
+		assertThat(principal.resolve(exchange(), null).blockOptional()).isEmpty();
+		assertThat(principal.resolve(exchange().mutate().principal(Mono.just(nameless)).build(), null)
+			.blockOptional()).isEmpty();
+		this.beans.addBean("nothing", (KeyResolver) (exchange) -> Mono.empty());
+		assertThat(resolver(new KeySource.Bean("nothing"), OnMissingKey.REJECT).resolve(exchange(), null)
+			.blockOptional()).isEmpty();
+		assertThat(resolver(new KeySource.Bean("nothing")).resolve(exchange(), null).block()).isEqualTo(IP);
+	}
+
 	private ClientKeyResolver resolver(KeySource source) {
-		return ClientKeyResolver.of(source, "orders-route", this.beans);
+		return resolver(source, OnMissingKey.CLIENT_ADDRESS);
+	}
+
+	private ClientKeyResolver resolver(KeySource source, OnMissingKey onMissingKey) {
+		return ClientKeyResolver.of(source, "orders-route", this.beans, new ClientAddressResolver(TrustedProxies.NONE),
+				onMissingKey);
 	}
 
 	private static MockServerWebExchange exchange() {

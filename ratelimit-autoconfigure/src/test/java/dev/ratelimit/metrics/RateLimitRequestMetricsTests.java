@@ -54,6 +54,8 @@ class RateLimitRequestMetricsTests {
 		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 2_000_000);
 		this.metrics.onDecision("search", "free", "search-route", "caffeine", Outcome.REJECTED, 4_000_000);
 		this.metrics.onDecision("search", "free", "search-route", "redis", Outcome.ERROR, 1_000_000);
+		// Rejected for having no key: no store was asked, nothing to time.
+		this.metrics.onDecision("search", "free", "search-route", "caffeine", Outcome.MISSING_KEY, 0);
 		Timer caffeine = this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "caffeine").timer();
 		assertThat(caffeine.count()).isEqualTo(2);
 		assertThat(caffeine.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);

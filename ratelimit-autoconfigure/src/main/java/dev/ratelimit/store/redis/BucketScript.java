@@ -204,7 +204,9 @@ public final class BucketScript {
 	}
 
 	private Flux<String> scan(RateLimitPolicy policy) {
-		String pattern = escapeGlob(this.keyPrefix) + ":{" + escapeGlob(policy.id()) + ":*}:m";
+		// The escaped policy id holds no ':' and no glob character: the pattern matches the
+		// policy's meta keys and no other policy's.
+		String pattern = escapeGlob(this.keyPrefix) + ":{" + TierLayout.escape(policy.id()) + ":*}:m";
 		return this.redis.scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build());
 	}
 

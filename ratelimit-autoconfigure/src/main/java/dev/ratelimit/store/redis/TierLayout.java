@@ -17,6 +17,13 @@ import dev.ratelimit.policy.Tier;
  * its buckets and the script arguments describing its limits. Every key of a bucket
  * carries the same hash tag, {@code {<policy>:<tier>:<client key>}}, so that a bucket
  * lives in one Redis Cluster slot and one script can update it atomically.
+ * <p>
+ * The three parts are {@linkplain #escape(String) escaped}, the client key above all,
+ * which a client chooses: none holds a {@code :}, so each key parses back one way
+ * only and no client key reaches into another policy's or tier's keys; none holds a
+ * brace, so the hash tag is always the whole of the three and no client picks its
+ * slot with a {@code }}; none holds a glob character, so no key matches a SCAN
+ * pattern it was not meant to.
  */
 final class TierLayout {
 
@@ -25,6 +32,13 @@ final class TierLayout {
 	 * refund-at, requests.
 	 */
 	static final int FIXED_ARGUMENTS = 7;
+
+	/**
+	 * The characters a key part never holds as they are.
+	 */
+	private static final String ESCAPED = "%:{}*?[]\\";
+
+	private static final String HEX_DIGITS = "0123456789ABCDEF";
 
 	private final Tier tier;
 
@@ -38,7 +52,7 @@ final class TierLayout {
 
 	TierLayout(String prefix, String policy, Tier tier) {
 		this.tier = tier;
-		this.keyPrefix = prefix + ":{" + policy + ":" + tier.name() + ":";
+		this.keyPrefix = prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":";
 		List<Limit> limits = tier.limits();
 		this.keySuffixes = new String[limits.size() + 1];
 		List<String> arguments = new ArrayList<>(limits.size() * 4);
@@ -59,9 +73,10 @@ final class TierLayout {
 	 * The bucket's keys: one per limit, in the tier's order, then its meta hash.
 	 */
 	List<String> keys(String clientKey) {
+		String tagged = this.keyPrefix + escape(clientKey);
 		String[] keys = new String[this.keySuffixes.length];
 		for (int i = 0; i < keys.length; i++) {
-			keys[i] = this.keyPrefix + clientKey + this.keySuffixes[i];
+			keys[i] = tagged + this.keySuffixes[i];
 		}
 		return List.of(keys);
 	}
@@ -70,12 +85,12 @@ final class TierLayout {
 	 * The meta key, whose presence means the bucket is live.
 	 */
 	String metaKey(String clientKey) {
-		return this.keyPrefix + clientKey + this.keySuffixes[this.keySuffixes.length - 1];
+		return this.keyPrefix + escape(clientKey) + this.keySuffixes[this.keySuffixes.length - 1];
 	}
 
 	/**
 	 * The client key of this tier's meta key, or {@code null} when it is another
-	 * tier's.
+	 * tier's or none of ours.
 	 */
 	String clientKeyOf(String metaKey) {
 		String suffix = this.keySuffixes[this.keySuffixes.length - 1];
@@ -83,7 +98,80 @@ final class TierLayout {
 				|| metaKey.length() < this.keyPrefix.length() + suffix.length()) {
 			return null;
 		}
-		return metaKey.substring(this.keyPrefix.length(), metaKey.length() - suffix.length());
+		return unescape(metaKey.substring(this.keyPrefix.length(), metaKey.length() - suffix.length()));
+	}
+
+	/**
+	 * A key part with every character that structures a key or a glob ({@code %},
+	 * {@code :}, braces, {@code *}, {@code ?}, square brackets, backslash) written as
+	 * {@code %XX}, its code in hex; any other text, binary or Unicode, is kept as it is.
+	 * A part without such characters, an IPv4 address or a typical API key, is returned
+	 * as it is, without allocating.
+	 */
+	static String escape(String part) {
+		int first = 0;
+		while (first < part.length() && !isEscaped(part.charAt(first))) {
+			first++;
+		}
+		if (first == part.length()) {
+			return part;
+		}
+		StringBuilder escaped = new StringBuilder(part.length() + 8).append(part, 0, first);
+		for (int i = first; i < part.length(); i++) {
+			char c = part.charAt(i);
+			if (isEscaped(c)) {
+				escaped.append('%').append(HEX_DIGITS.charAt(c >> 4)).append(HEX_DIGITS.charAt(c & 0xF));
+			}
+			else {
+				escaped.append(c);
+			}
+		}
+		return escaped.toString();
+	}
+
+	/**
+	 * The part {@link #escape(String)} was given, or {@code null} when {@code escaped}
+	 * is not the output of escape.
+	 */
+	static String unescape(String escaped) {
+		if (escaped.indexOf('%') < 0) {
+			return containsEscaped(escaped) ? null : escaped;
+		}
+		StringBuilder part = new StringBuilder(escaped.length());
+		for (int i = 0; i < escaped.length(); i++) {
+			char c = escaped.charAt(i);
+			if (c != '%') {
+				if (isEscaped(c)) {
+					return null;
+				}
+				part.append(c);
+				continue;
+			}
+			if (i + 2 >= escaped.length()) {
+				return null;
+			}
+			int code = Character.digit(escaped.charAt(i + 1), 16) * 16 + Character.digit(escaped.charAt(i + 2), 16);
+			if (code < 0 || !isEscaped((char) code) || HEX_DIGITS.indexOf(escaped.charAt(i + 1)) < 0
+					|| HEX_DIGITS.indexOf(escaped.charAt(i + 2)) < 0) {
+				return null;
+			}
+			part.append((char) code);
+			i += 2;
+		}
+		return part.toString();
+	}
+
+	private static boolean containsEscaped(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			if (isEscaped(text.charAt(i))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean isEscaped(char c) {
+		return c < 128 && ESCAPED.indexOf(c) >= 0;
 	}
 
 	List<String> arguments(String mode, long cost, long want, long refund, long refundAt, long requests) {

@@ -1,0 +1,19 @@
+package dev.ratelimit.policy;
+
+/**
+ * What a request gets when its policy's key yields nothing: no authenticated
+ * principal, no such header, a {@code KeyResolver} that yields nothing.
+ */
+public enum OnMissingKey {
+
+	/**
+	 * Counted against its client address's quota, so no request escapes limiting.
+	 */
+	CLIENT_ADDRESS,
+
+	/**
+	 * Answered with the policy's missing-key status, never forwarded.
+	 */
+	REJECT
+
+}
