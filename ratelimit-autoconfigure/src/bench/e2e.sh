@@ -20,7 +20,7 @@
 #   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
 #   ratelimit-autoconfigure/src/bench/e2e.sh --profile  # JFR and heap histograms of rl-caffeine
 # Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 5), E2E_ROUNDS (3),
-# E2E_CONNECTIONS (16), E2E_BASE_PORT (38080), E2E_OUTPUT (docs/benchmarks).
+# E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks).
 # Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
 # starts listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
@@ -35,7 +35,7 @@ DURATION=${E2E_DURATION:-8}
 WARMUP=${E2E_WARMUP:-5}
 ROUNDS=${E2E_ROUNDS:-3}
 CONNECTIONS=${E2E_CONNECTIONS:-16}
-BASE_PORT=${E2E_BASE_PORT:-38080}
+BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
