@@ -441,10 +441,11 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			long requests = this.requests;
 			this.units = 0;
 			this.requests = 0;
+			long sentAtNanos = HybridBucketStore.this.clock.nanoTime();
 			Mono<Void> call = HybridBucketStore.this.script
 				.lease(this.layout, this.id.key(), cost, want, refund, this.leasedAtMicros, requests)
 				.timeout(HybridBucketStore.this.timeout)
-				.doOnNext(this::apply)
+				.doOnNext((reply) -> apply(reply, sentAtNanos))
 				.doOnError(this::failed)
 				.doOnCancel(this::forgetCall)
 				.then()
@@ -453,14 +454,18 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			return call;
 		}
 
-		private void apply(BucketScript.LeaseReply reply) {
+		private void apply(BucketScript.LeaseReply reply, long sentAtNanos) {
 			HybridBucketStore.this.guard.onSuccess();
 			synchronized (this) {
 				this.units += reply.granted();
 				this.leasedAtMicros = reply.atMicros();
 				this.global = reply.decisions();
 				this.globalAtNanos = HybridBucketStore.this.clock.nanoTime();
-				this.unitsExpireAtNanos = windowEnd(this.globalAtNanos, reply.decisions());
+				// Redis measured the window's end from a moment between sending and this
+				// reply: counted from the sending, the leased units expire at the latest
+				// when their window does, however slow the reply, and are never spent in the
+				// next window, where Redis grants the whole limit again.
+				this.unitsExpireAtNanos = windowEnd(sentAtNanos, reply.decisions());
 				this.pending = null;
 			}
 		}
