@@ -1,7 +1,6 @@
 package dev.ratelimit.actuator;
 
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,7 +11,7 @@ import java.util.TreeSet;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
@@ -51,11 +50,6 @@ public class RateLimitsEndpoint {
 	 */
 	static final int MAX_LIMIT = 10_000;
 
-	private static final ChronoUnit[] DURATION_UNITS = { ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
-			ChronoUnit.SECONDS, ChronoUnit.MILLIS };
-
-	private static final Map<ChronoUnit, String> DURATION_SUFFIXES = Map.of(ChronoUnit.DAYS, "d", ChronoUnit.HOURS,
-			"h", ChronoUnit.MINUTES, "m", ChronoUnit.SECONDS, "s", ChronoUnit.MILLIS, "ms");
 
 	private final RateLimitPolicies policies;
 
@@ -127,7 +121,7 @@ public class RateLimitsEndpoint {
 		return store.bucketCount(policy)
 			.map(LiveBuckets::counted)
 			.onErrorResume((failure) -> Mono.just(LiveBuckets.failed(store, failure)))
-			.map((liveBuckets) -> new PolicyDescriptor(policy.id(), describe(policy.key()), policy.shadow(),
+			.map((liveBuckets) -> new PolicyDescriptor(policy.id(), policy.key().configValue(), policy.shadow(),
 					policy.cost(), store.name(), List.copyOf(routeIds), liveBuckets.count(),
 					liveBuckets.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
 	}
@@ -154,36 +148,8 @@ public class RateLimitsEndpoint {
 		return limits;
 	}
 
-	private static String describe(KeySource key) {
-		if (key instanceof KeySource.Header header) {
-			return "header:" + header.headerName();
-		}
-		if (key instanceof KeySource.Bean bean) {
-			return "#{@" + bean.beanName() + "}";
-		}
-		if (key instanceof KeySource.ClientIp) {
-			return "ip";
-		}
-		if (key instanceof KeySource.Principal) {
-			return "principal";
-		}
-		if (key instanceof KeySource.Route) {
-			return "route";
-		}
-		return "api-key";
-	}
-
 	private static Object readable(Object value) {
-		if (!(value instanceof Duration duration)) {
-			return value;
-		}
-		for (ChronoUnit unit : DURATION_UNITS) {
-			long unitNanos = unit.getDuration().toNanos();
-			if (duration.toNanos() % unitNanos == 0) {
-				return (duration.toNanos() / unitNanos) + DURATION_SUFFIXES.get(unit);
-			}
-		}
-		return duration.toNanos() + "ns";
+		return (value instanceof Duration duration) ? DurationFormat.asConfigured(duration) : value;
 	}
 
 	/**

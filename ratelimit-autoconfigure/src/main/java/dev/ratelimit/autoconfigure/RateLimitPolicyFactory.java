@@ -22,6 +22,7 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
 import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
@@ -215,19 +216,19 @@ final class RateLimitPolicyFactory {
 			return null;
 		}
 		switch (key) {
-			case "api-key":
+			case KeySource.ApiKey.VALUE:
 				return new KeySource.ApiKey();
-			case "ip":
+			case KeySource.ClientIp.VALUE:
 				return new KeySource.ClientIp();
-			case "principal":
+			case KeySource.Principal.VALUE:
 				return new KeySource.Principal();
-			case "route":
+			case KeySource.Route.VALUE:
 				return new KeySource.Route();
 			default:
 				break;
 		}
-		if (key.startsWith("header:")) {
-			String headerName = key.substring("header:".length()).trim();
+		if (key.startsWith(KeySource.Header.PREFIX)) {
+			String headerName = key.substring(KeySource.Header.PREFIX.length()).trim();
 			if (!HEADER_NAME.matcher(headerName).matches()) {
 				problems.add(new ConfigurationProblem(path, quoted(key),
 						"must name an HTTP header after 'header:', for example header:X-Tenant"));
@@ -414,13 +415,7 @@ final class RateLimitPolicyFactory {
 			return BigDecimal.valueOf(number).stripTrailingZeros().toPlainString();
 		}
 		if (value instanceof Duration duration) {
-			if (duration.toNanos() % 1_000_000 != 0) {
-				return duration.toNanos() + "ns";
-			}
-			if (duration.toMillis() % 1000 != 0) {
-				return duration.toMillis() + "ms";
-			}
-			return duration.toSeconds() + "s";
+			return DurationFormat.asConfigured(duration);
 		}
 		return String.valueOf(value);
 	}
