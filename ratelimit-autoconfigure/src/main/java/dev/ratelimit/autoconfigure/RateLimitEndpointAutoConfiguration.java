@@ -1,9 +1,13 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.List;
+
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 
@@ -15,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -51,8 +54,8 @@ public final class RateLimitEndpointAutoConfiguration {
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {
 		int prefixLength = properties.getMaskPrefixLength();
 		if (prefixLength < 0) {
-			throw new InvalidConfigurationPropertyValueException("ratelimit.actuator.mask-prefix-length",
-					prefixLength, "It must not be negative.");
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"ratelimit.actuator.mask-prefix-length", prefixLength, "must not be negative")));
 		}
 		return new KeyMasker(properties.getShowKeys(), prefixLength);
 	}

@@ -10,6 +10,7 @@ import dev.ratelimit.actuator.ShowKeys;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -106,8 +107,8 @@ class RateLimitEndpointAutoConfigurationTests {
 					"ratelimit.actuator.mask-prefix-length=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessage("Property ratelimit.actuator.mask-prefix-length with value '-1' is invalid: "
-						+ "It must not be negative."));
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.actuator.mask-prefix-length: was -1, must not be negative"));
 	}
 
 	@Test
