@@ -7,9 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ratelimit.algorithm.FixedWindow;
@@ -150,32 +147,13 @@ class RedisClusterTests {
 		BucketStore store = store(storeName, Duration.ofMillis(250), FailureMode.DENY);
 		AtomicInteger keys = new AtomicInteger();
 		assertRecovers(store, keys);
-		AtomicInteger started = new AtomicInteger();
-		List<Long> waits = new CopyOnWriteArrayList<>();
-		List<Verdict> verdicts = new CopyOnWriteArrayList<>();
-		CompletableFuture<Void> traffic = Flux.interval(Duration.ofMillis(5))
-			.take(Duration.ofMillis(3000))
-			.onBackpressureDrop()
-			.flatMap((tick) -> {
-				started.incrementAndGet();
-				long startedAt = System.nanoTime();
-				return store.acquire(new BucketId("orders", "free", "load-" + (tick % 30)), GENEROUS, 1)
-					.doOnNext((verdict) -> {
-						waits.add(System.nanoTime() - startedAt);
-						verdicts.add(verdict);
-					});
-			}, 16)
-			.then()
-			.toFuture();
+		Traffic traffic = Traffic.start(store, GENEROUS, 30, 3000);
 		Pause.sleep(500);
 		cluster.stop(1);
 		Pause.sleep(1500);
 		cluster.restart(1);
-		traffic.get(3000 + 30_000, TimeUnit.MILLISECONDS);
-		assertThat(verdicts).hasSize(started.get());
-		assertThat(waits).allSatisfy((nanos) -> assertThat(Duration.ofNanos(nanos).toMillis())
-			.isLessThan(LONGEST_WAIT_MILLIS));
-		assertThat(verdicts).filteredOn(Verdict::fallback).isNotEmpty().noneMatch(Verdict::allowed);
+		traffic.assertAllAnsweredWithin(LONGEST_WAIT_MILLIS);
+		assertThat(traffic.verdicts()).filteredOn(Verdict::fallback).isNotEmpty().noneMatch(Verdict::allowed);
 		assertRecovers(store, keys);
 	}
 

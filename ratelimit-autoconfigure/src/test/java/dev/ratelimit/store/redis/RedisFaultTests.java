@@ -4,11 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.FixedWindow;
@@ -115,15 +113,15 @@ class RedisFaultTests {
 			throws Exception {
 		BucketStore store = store(storeName, mode);
 		assertRecovers(store);
-		Traffic traffic = Traffic.start(store, 2500);
+		Traffic traffic = Traffic.start(store, GENEROUS, 16, 2500);
 		Pause.sleep(500);
 		this.proxy.stall();
 		Pause.sleep(1000);
 		this.proxy.resume();
-		traffic.assertAllAnswered();
+		traffic.assertAllAnsweredWithin(LONGEST_WAIT_MILLIS);
 		// The stall was seen and decided by on-failure, never as an error.
-		assertThat(traffic.verdicts).anyMatch(Verdict::fallback);
-		assertThat(traffic.verdicts).filteredOn(Verdict::fallback)
+		assertThat(traffic.verdicts()).anyMatch(Verdict::fallback);
+		assertThat(traffic.verdicts()).filteredOn(Verdict::fallback)
 			.allMatch((verdict) -> verdict.allowed() == (mode != FailureMode.DENY));
 		assertRecovers(store);
 	}
@@ -132,13 +130,13 @@ class RedisFaultTests {
 	void redisRestartedUnderTrafficIsAnsweredPerOnFailureAndLimitingResumes() throws Exception {
 		BucketStore store = store("redis", FailureMode.ALLOW);
 		assertRecovers(store);
-		Traffic traffic = Traffic.start(store, 3000);
+		Traffic traffic = Traffic.start(store, GENEROUS, 16, 3000);
 		Pause.sleep(500);
 		this.redis.stop();
 		Pause.sleep(1000);
 		this.redis.restart();
-		traffic.assertAllAnswered();
-		assertThat(traffic.verdicts).anyMatch(Verdict::fallback).allMatch(Verdict::allowed);
+		traffic.assertAllAnsweredWithin(LONGEST_WAIT_MILLIS);
+		assertThat(traffic.verdicts()).anyMatch(Verdict::fallback).allMatch(Verdict::allowed);
 		assertRecovers(store);
 	}
 
@@ -226,60 +224,6 @@ class RedisFaultTests {
 		factory.start();
 		this.factories.add(factory);
 		return new ReactiveStringRedisTemplate(factory);
-	}
-
-	/**
-	 * A request every 5 ms, 16 at most in flight, over 16 keys, each timed.
-	 */
-	private static final class Traffic {
-
-		private final AtomicInteger started = new AtomicInteger();
-
-		private final List<Long> waits = new CopyOnWriteArrayList<>();
-
-		private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
-
-		private final long millis;
-
-		private CompletableFuture<Void> done;
-
-		private Traffic(long millis) {
-			this.millis = millis;
-		}
-
-		static Traffic start(BucketStore store, long millis) {
-			Traffic traffic = new Traffic(millis);
-			traffic.done = Flux.interval(Duration.ofMillis(5))
-				.take(Duration.ofMillis(millis))
-				.onBackpressureDrop()
-				.flatMap((tick) -> {
-					traffic.started.incrementAndGet();
-					long startedAt = System.nanoTime();
-					return store.acquire(new BucketId("orders", "free", "key-" + (tick % 16)), GENEROUS, 1)
-						.doOnNext(traffic.record(startedAt));
-				}, 16)
-				.then()
-				.toFuture();
-			return traffic;
-		}
-
-		private Consumer<Verdict> record(long startedAt) {
-			return (verdict) -> {
-				this.waits.add(System.nanoTime() - startedAt);
-				this.verdicts.add(verdict);
-			};
-		}
-
-		/**
-		 * Every request started was answered, none later than the bound.
-		 */
-		void assertAllAnswered() throws Exception {
-			this.done.get(this.millis + 2 * LONGEST_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-			assertThat(this.verdicts).hasSize(this.started.get());
-			assertThat(this.waits).allSatisfy((nanos) -> assertThat(Duration.ofNanos(nanos).toMillis())
-				.isLessThan(LONGEST_WAIT_MILLIS));
-		}
-
 	}
 
 }
