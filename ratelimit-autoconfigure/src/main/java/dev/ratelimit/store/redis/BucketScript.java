@@ -24,6 +24,7 @@ import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
@@ -71,6 +72,16 @@ public final class BucketScript {
 	private final Map<String, Map<String, TierLayout>> layouts = new ConcurrentHashMap<>();
 
 	/**
+	 * Whether the last call was answered, so the connection is open. Until then (and
+	 * after a failure) calls are subscribed on another thread: Spring Data opens the
+	 * shared Lettuce connection synchronously in the subscribing thread, which is the
+	 * request's event loop, and against a Redis that accepts connections but does not
+	 * answer, it waits for Lettuce's command timeout (a minute by default), out of
+	 * reach of any Reactor timeout, with every other request of that event loop.
+	 */
+	private volatile boolean connected;
+
+	/**
 	 * @param redis the template to call Redis with
 	 * @param keyPrefix the prefix of every key, from {@code ratelimit.redis.key-prefix}
 	 */
@@ -98,6 +109,13 @@ public final class BucketScript {
 	 */
 	public String sha1() {
 		return this.script.getSha1();
+	}
+
+	/**
+	 * Opens the connection to Redis (a PING), so that requests find it open.
+	 */
+	Mono<Void> connect() {
+		return onRedis(this.redis.execute((connection) -> connection.ping())).then();
 	}
 
 	/**
@@ -135,7 +153,8 @@ public final class BucketScript {
 	 * @return whether it was live
 	 */
 	Mono<Boolean> delete(TierLayout layout, String clientKey) {
-		return this.redis.delete(Flux.fromIterable(layout.keys(clientKey))).map((deleted) -> deleted > 0);
+		return onRedis(this.redis.delete(Flux.fromIterable(layout.keys(clientKey))).flux()).single()
+			.map((deleted) -> deleted > 0);
 	}
 
 	/**
@@ -207,14 +226,24 @@ public final class BucketScript {
 		// The escaped policy id holds no ':' and no glob character: the pattern matches the
 		// policy's meta keys and no other policy's.
 		String pattern = escapeGlob(this.keyPrefix) + ":{" + TierLayout.escape(policy.id()) + ":*}:m";
-		return this.redis.scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build());
+		return onRedis(this.redis.scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
 	}
 
 	@SuppressWarnings("unchecked")
 	private Mono<List<Object>> call(TierLayout layout, String clientKey, List<String> arguments) {
-		return this.redis.execute(this.script, layout.keys(clientKey), arguments)
-			.collectList()
+		return onRedis(this.redis.execute(this.script, layout.keys(clientKey), arguments)).collectList()
 			.map(BucketScript::flatten);
+	}
+
+	/**
+	 * A call to Redis that never blocks the thread subscribing to it: on another thread
+	 * until the connection is known to be open.
+	 */
+	private <T> Flux<T> onRedis(Flux<T> call) {
+		Flux<T> tracked = call.doOnComplete(() -> this.connected = true)
+			.doOnError((failure) -> this.connected = false)
+			.doOnCancel(() -> this.connected = false);
+		return this.connected ? tracked : tracked.subscribeOn(Schedulers.boundedElastic());
 	}
 
 	/**

@@ -225,6 +225,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		if (this.syncing != null) {
 			return;
 		}
+		connect();
 		this.scheduler = Schedulers.newSingle("ratelimit-hybrid-sync", true);
 		this.syncing = Flux.interval(this.syncInterval, this.syncInterval, this.scheduler)
 			.onBackpressureDrop()

@@ -10,7 +10,9 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
@@ -19,7 +21,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  * share each bucket exactly. When Redis fails or is slower than the timeout, the
  * {@link RemoteFailureGuard} decides.
  */
-public final class RedisBucketStore extends RemoteBucketStore {
+public final class RedisBucketStore extends RemoteBucketStore implements SmartInitializingSingleton {
 
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
@@ -51,6 +53,14 @@ public final class RedisBucketStore extends RemoteBucketStore {
 		return NAME;
 	}
 
+	/**
+	 * Opens the connection to Redis once the application's beans exist.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		connect();
+	}
+
 	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
 		if (!this.guard.allowsCall()) {
@@ -73,8 +83,11 @@ public final class RedisBucketStore extends RemoteBucketStore {
 	@Override
 	public StoreHealth health() {
 		long started = this.clock.nanoTime();
+		// Subscribed on another thread: opening a connection blocks the subscriber, and
+		// health is read on whatever thread asks, an event loop included.
 		this.redis.execute((connection) -> connection.ping())
 			.next()
+			.subscribeOn(Schedulers.boundedElastic())
 			.timeout(this.readTimeout)
 			.subscribe((pong) -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000),
 					(failure) -> this.pingMicros.set(-1));

@@ -6,6 +6,8 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -14,6 +16,8 @@ import reactor.core.publisher.Mono;
  * Redis fails, and a read side that goes straight to Redis, whatever decides requests.
  */
 abstract class RemoteBucketStore implements BucketStore {
+
+	private static final Log logger = LogFactory.getLog(RemoteBucketStore.class);
 
 	final BucketScript script;
 
@@ -35,6 +39,24 @@ abstract class RemoteBucketStore implements BucketStore {
 		this.guard = guard;
 		this.readTimeout = BucketScript.readTimeout(timeout);
 		this.clock = clock;
+	}
+
+	/**
+	 * Opens the connection before the first request needs it, waiting at most the read
+	 * timeout: a request that finds no connection is decided by the failure mode
+	 * unless one opens within the decision timeout, and connecting takes longer than
+	 * that on a slow network. A Redis that cannot be reached delays start-up by that
+	 * wait at most, never stops it.
+	 */
+	void connect() {
+		this.script.connect().timeout(this.readTimeout).onErrorResume((failure) -> {
+			if (logger.isWarnEnabled()) {
+				logger.warn("Rate limit store '" + name() + "' cannot reach Redis at start-up (" + failure
+						+ "); requests are decided by ratelimit.redis.on-failure=" + this.guard.failureMode().configName()
+						+ " until it can");
+			}
+			return Mono.empty();
+		}).block();
 	}
 
 	@Override

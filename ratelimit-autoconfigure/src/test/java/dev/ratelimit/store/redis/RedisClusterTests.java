@@ -1,0 +1,195 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code redis} and {@code hybrid} stores on a real Redis Cluster of three
+ * masters: decisions as exact as on one server, every key of a bucket in the slot of
+ * its hash tag, the actuator's listing, count and reset reaching every master, and a
+ * master lost under traffic answered by {@code on-failure} until it is back.
+ */
+class RedisClusterTests {
+
+	private static final int MASTERS = 3;
+
+	private static final int CLIENTS = 60;
+
+	/**
+	 * Three limits, so four keys per bucket that must share a slot.
+	 */
+	private static final Tier TIER = TestPolicies.tier("free", new FixedWindow(3, Duration.ofDays(1)),
+			new TokenBucket(3, 1, Duration.ofDays(1)), new SlidingWindowLog(3, Duration.ofDays(1)));
+
+	private static final RateLimitPolicy POLICY = TestPolicies.policy("orders", StoreType.REDIS, TIER);
+
+	private static final Tier GENEROUS = TestPolicies.tier("free", new FixedWindow(1_000_000, Duration.ofDays(1)));
+
+	private static final long LONGEST_WAIT_MILLIS = 1500;
+
+	private static TestRedisCluster cluster;
+
+	private final List<HybridBucketStore> hybrids = new ArrayList<>();
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = TestRedisCluster.start(MASTERS);
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		cluster.close();
+	}
+
+	@BeforeEach
+	void flush() {
+		cluster.flushAll();
+	}
+
+	@AfterEach
+	void stopHybrids() {
+		this.hybrids.forEach(HybridBucketStore::stop);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "redis", "hybrid" })
+	void decisionsAreExactOnEveryMaster(String storeName) {
+		BucketStore store = store(storeName, Duration.ofSeconds(5), FailureMode.DENY);
+		Set<Integer> masters = new HashSet<>();
+		for (int i = 0; i < CLIENTS; i++) {
+			BucketId id = new BucketId("orders", "free", "client-" + i);
+			List<Verdict> verdicts = Flux.range(0, 5).concatMap((request) -> store.acquire(id, TIER, 1)).collectList()
+				.block();
+			assertThat(verdicts).as(id.key()).noneMatch(Verdict::fallback);
+			assertThat(verdicts).as(id.key()).filteredOn(Verdict::allowed).hasSize(3);
+			masters.add(cluster.masterOf(SlotHash.getSlot("orders:free:" + id.key())));
+		}
+		assertThat(masters).as("masters holding the buckets").hasSize(MASTERS);
+	}
+
+	@Test
+	void everyKeyOfABucketIsInTheSlotOfItsTagOnTheMasterServingIt() {
+		BucketStore store = store("redis", Duration.ofSeconds(5), FailureMode.DENY);
+		for (int i = 0; i < CLIENTS; i++) {
+			store.acquire(new BucketId("orders", "free", "client-" + i), TIER, 1).block();
+		}
+		Map<String, Integer> keysPerTag = new HashMap<>();
+		for (int node = 0; node < MASTERS; node++) {
+			for (String key : cluster.node(node).keys("rl:*")) {
+				String tag = key.substring(key.indexOf('{') + 1, key.indexOf('}'));
+				int slot = cluster.node(node).clusterKeyslot(key).intValue();
+				assertThat(slot).as(key).isEqualTo(SlotHash.getSlot(tag));
+				assertThat(cluster.masterOf(slot)).as(key).isEqualTo(node);
+				keysPerTag.merge(tag, 1, Integer::sum);
+			}
+		}
+		assertThat(keysPerTag).hasSize(CLIENTS).allSatisfy((tag, keys) -> assertThat(keys).isEqualTo(4));
+	}
+
+	@Test
+	void theActuatorsListingCountAndResetReachEveryMaster() {
+		BucketStore store = store("redis", Duration.ofSeconds(5), FailureMode.DENY);
+		for (int i = 0; i < CLIENTS; i++) {
+			store.acquire(new BucketId("orders", "free", "client-" + i), TIER, 1).block();
+		}
+		Set<String> listed = new HashSet<>();
+		for (BucketSnapshot bucket : store.buckets(POLICY).collectList().block()) {
+			listed.add(bucket.id().key());
+		}
+		assertThat(listed).hasSize(CLIENTS);
+		assertThat(store.bucketCount(POLICY).block()).isEqualTo(CLIENTS);
+		// Reset one client held by each master.
+		Set<Integer> resetOn = new HashSet<>();
+		for (int i = 0; i < CLIENTS && resetOn.size() < MASTERS; i++) {
+			String key = "client-" + i;
+			int master = cluster.masterOf(SlotHash.getSlot("orders:free:" + key));
+			if (resetOn.add(master)) {
+				assertThat(store.bucket(POLICY, key).collectList().block()).hasSize(1);
+				assertThat(store.reset(POLICY, key).block()).isTrue();
+				assertThat(cluster.node(master).keys("rl:{orders:free:" + key + "}*")).isEmpty();
+				assertThat(store.bucket(POLICY, key).collectList().block()).isEmpty();
+			}
+		}
+		assertThat(store.bucketCount(POLICY).block()).isEqualTo(CLIENTS - MASTERS);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "redis", "hybrid" })
+	void aMasterLostUnderTrafficIsAnsweredByOnFailureUntilItIsBack(String storeName) throws Exception {
+		BucketStore store = store(storeName, Duration.ofMillis(250), FailureMode.DENY);
+		AtomicInteger keys = new AtomicInteger();
+		assertRecovers(store, keys);
+		Traffic traffic = Traffic.start(store, GENEROUS, 30, 3000);
+		Pause.sleep(500);
+		cluster.stop(1);
+		Pause.sleep(1500);
+		cluster.restart(1);
+		traffic.assertAllAnsweredWithin(LONGEST_WAIT_MILLIS);
+		assertThat(traffic.verdicts()).filteredOn(Verdict::fallback).isNotEmpty().noneMatch(Verdict::allowed);
+		assertRecovers(store, keys);
+	}
+
+	/**
+	 * Within a generous time, Redis decides again, keys on every master included; then
+	 * a new key is limited.
+	 */
+	private static void assertRecovers(BucketStore store, AtomicInteger keys) {
+		Pause.untilRecovered("the cluster decides again", () -> {
+			for (int i = 0; i < 12; i++) {
+				if (store.acquire(new BucketId("orders", "free", "probe-" + keys.incrementAndGet()), GENEROUS, 1)
+					.block()
+					.fallback()) {
+					return false;
+				}
+			}
+			return true;
+		});
+		Tier one = TestPolicies.tier("one", new FixedWindow(1, Duration.ofDays(1)));
+		BucketId id = new BucketId("orders", "one", "limited-" + keys.incrementAndGet());
+		Verdict first = store.acquire(id, one, 1).block();
+		Verdict second = store.acquire(id, one, 1).block();
+		assertThat(first.fallback()).isFalse();
+		assertThat(first.allowed()).isTrue();
+		assertThat(second.fallback()).isFalse();
+		assertThat(second.allowed()).isFalse();
+	}
+
+	private BucketStore store(String name, Duration timeout, FailureMode mode) {
+		RemoteFailureGuard guard = TestStores.guard(name, mode, 3, Duration.ofMillis(300));
+		if (name.equals("hybrid")) {
+			HybridBucketStore hybrid = TestStores.hybrid(cluster.template(), timeout, Duration.ofMillis(100), guard);
+			this.hybrids.add(hybrid);
+			return hybrid;
+		}
+		return TestStores.redis(cluster.template(), timeout, guard);
+	}
+
+}
