@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * broken connection (an answer later than 5 s is reported, as the machine was
  * overloaded, and counted as what it was);</li>
  * <li>the gateway's ratelimit.requests metric counts, per policy, exactly the 200s and
- * 429s seen, and no error;</li>
+ * 429s seen, and no error (an answer without quota headers was decided by on-failure,
+ * not by the limit: it is reported, and compared with the metric's errors);</li>
  * <li>each hot client of a day-* policy was admitted exactly its quota, 50; no hot
  * client of a sec-* policy more than 20 per second of its run (and a second's burst at
  * each end), nor less than half that;</li>
@@ -65,7 +66,10 @@ public class SustainedLoad {
 	 */
 	private static final int LOST_AFTER_MILLIS = 60_000;
 
-	/** Per policy and client key: 200s, 429s, anything else. */
+	/**
+	 * Per policy and client key: 200s and 429s the limit decided, anything else, and
+	 * answers on-failure decided (no quota headers).
+	 */
 	private static final Map<String, LongAdder[]> tallies = new ConcurrentHashMap<>();
 
 	/** Per hot client: first and last time a request was sent, in nanoseconds. */
@@ -104,7 +108,7 @@ public class SustainedLoad {
 		double elapsed = (System.nanoTime() - started) / 1e9;
 		long requests = 0;
 		for (LongAdder[] tally : tallies.values()) {
-			requests += tally[0].sum() + tally[1].sum() + tally[2].sum();
+			requests += tally[0].sum() + tally[1].sum() + tally[2].sum() + tally[3].sum();
 		}
 		System.out.printf(Locale.ROOT, "connections=%d (hot %d) seconds=%.0f requests=%d requests/s=%.0f%n",
 				connections, hotConnections, elapsed, requests, requests / elapsed);
@@ -115,7 +119,7 @@ public class SustainedLoad {
 		check(lost.sum() == 0, "requests never answered: " + lost.sum());
 		check(connectionErrors.sum() == 0, "broken connections: " + connectionErrors.sum());
 		System.out.println();
-		System.out.println("policy       seen 200   seen 429  other | metric allowed  rejected  error | hot clients admitted");
+		System.out.println("policy       seen 200   seen 429  other on-failure | metric allowed  rejected  error | hot clients admitted");
 		for (String policy : POLICIES) {
 			account(port, policy);
 		}
@@ -164,7 +168,7 @@ public class SustainedLoad {
 		for (long n = 0; System.nanoTime() < deadline; n++) {
 			String[] request = next.request(n);
 			LongAdder[] tally = tallies.computeIfAbsent(request[0] + " " + request[1],
-					(key) -> new LongAdder[] { new LongAdder(), new LongAdder(), new LongAdder() });
+					(key) -> new LongAdder[] { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() });
 			try {
 				if (connection == null) {
 					connection = new Connection(port);
@@ -182,7 +186,16 @@ public class SustainedLoad {
 					}
 				}
 				latencyMillis.incrementAndGet((int) Math.min(LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
-				tally[(status == 200) ? 0 : (status == 429) ? 1 : 2].increment();
+				if (status != 200 && status != 429) {
+					tally[2].increment();
+				}
+				else if (!connection.quotaHeaders) {
+					// No quota headers: the store could not decide and on-failure did.
+					tally[3].increment();
+				}
+				else {
+					tally[(status == 200) ? 0 : 1].increment();
+				}
 				if (pauseMillis > 0) {
 					Thread.sleep(pauseMillis);
 				}
@@ -208,6 +221,7 @@ public class SustainedLoad {
 		long seenAllowed = 0;
 		long seenRejected = 0;
 		long seenOther = 0;
+		long seenOnFailure = 0;
 		List<String> hotAdmitted = new ArrayList<>();
 		for (Map.Entry<String, LongAdder[]> entry : new TreeMap<>(tallies).entrySet()) {
 			String[] policyAndClient = entry.getKey().split(" ");
@@ -216,11 +230,13 @@ public class SustainedLoad {
 			}
 			long allowed = entry.getValue()[0].sum();
 			long rejected = entry.getValue()[1].sum();
+			long onFailure = entry.getValue()[3].sum();
 			seenAllowed += allowed;
 			seenRejected += rejected;
 			seenOther += entry.getValue()[2].sum();
+			seenOnFailure += onFailure;
 			if (policyAndClient[1].startsWith("hot-")) {
-				hotAdmitted.add(Long.toString(allowed));
+				hotAdmitted.add(allowed + ((onFailure > 0) ? " (+" + onFailure + " on-failure)" : ""));
 				checkHot(policy, policyAndClient[1], allowed);
 			}
 			else {
@@ -230,12 +246,14 @@ public class SustainedLoad {
 		long metricAllowed = metric(port, policy, "allowed");
 		long metricRejected = metric(port, policy, "rejected");
 		long metricError = metric(port, policy, "error");
-		System.out.printf(Locale.ROOT, "%-11s %9d %10d %6d | %14d %9d %6d | %s%n", policy, seenAllowed, seenRejected,
-				seenOther, metricAllowed, metricRejected, metricError, String.join(", ", hotAdmitted));
+		System.out.printf(Locale.ROOT, "%-11s %9d %10d %6d %10d | %14d %9d %6d | %s%n", policy, seenAllowed,
+				seenRejected, seenOther, seenOnFailure, metricAllowed, metricRejected, metricError,
+				String.join(", ", hotAdmitted));
 		check(seenOther == 0, policy + ": " + seenOther + " answers neither 200 nor 429");
 		check(metricAllowed == seenAllowed, policy + ": metric allowed " + metricAllowed + ", seen " + seenAllowed);
 		check(metricRejected == seenRejected, policy + ": metric rejected " + metricRejected + ", seen " + seenRejected);
-		check(metricError == 0, policy + ": metric error " + metricError);
+		check(metricError == seenOnFailure, policy + ": metric error " + metricError + ", seen " + seenOnFailure);
+		check(seenOnFailure == 0, policy + ": " + seenOnFailure + " requests decided by on-failure, not by the limit");
 	}
 
 	private static void checkHot(String policy, String client, long admitted) {
@@ -319,6 +337,9 @@ public class SustainedLoad {
 
 		private int status;
 
+		/** Whether the last response carried RateLimit-Limit: the limit decided it. */
+		private boolean quotaHeaders;
+
 		Connection(int port) throws IOException {
 			this.socket = new Socket("127.0.0.1", port);
 			this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
@@ -371,6 +392,7 @@ public class SustainedLoad {
 
 		private void read(ByteArrayOutputStream body) throws IOException {
 			this.status = Integer.parseInt(line().split(" ", 3)[1]);
+			this.quotaHeaders = false;
 			long length = 0;
 			boolean chunked = false;
 			for (String header = line(); !header.isEmpty(); header = line()) {
@@ -380,6 +402,9 @@ public class SustainedLoad {
 				}
 				else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
 					chunked = true;
+				}
+				else if (lower.startsWith("ratelimit-limit:")) {
+					this.quotaHeaders = true;
 				}
 			}
 			if (chunked) {
