@@ -24,6 +24,7 @@ import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -72,12 +73,14 @@ public final class BucketScript {
 	private final Map<String, Map<String, TierLayout>> layouts = new ConcurrentHashMap<>();
 
 	/**
-	 * Whether the last call was answered, so the connection is open. Until then (and
-	 * after a failure) calls are subscribed on another thread: Spring Data opens the
-	 * shared Lettuce connection synchronously in the subscribing thread, which is the
-	 * request's event loop, and against a Redis that accepts connections but does not
-	 * answer, it waits for Lettuce's command timeout (a minute by default), out of
-	 * reach of any Reactor timeout, with every other request of that event loop.
+	 * Whether a call was answered and none failed since, so the connection is open.
+	 * Until then calls are subscribed on another thread: Spring Data opens the shared
+	 * Lettuce connection synchronously in the subscribing thread, which is the request's
+	 * event loop, and against a Redis that accepts connections but does not answer, it
+	 * waits for Lettuce's command timeout (a minute by default), out of reach of any
+	 * Reactor timeout, with every other request of that event loop. Once open, Lettuce
+	 * reconnects in the background, so a call cut short by a timeout leaves this as it
+	 * is: under load, hopping threads would only add to the delay.
 	 */
 	private volatile boolean connected;
 
@@ -237,12 +240,17 @@ public final class BucketScript {
 
 	/**
 	 * A call to Redis that never blocks the thread subscribing to it: on another thread
-	 * until the connection is known to be open.
+	 * while the connection is not known to be open.
 	 */
 	private <T> Flux<T> onRedis(Flux<T> call) {
-		Flux<T> tracked = call.doOnComplete(() -> this.connected = true)
-			.doOnError((failure) -> this.connected = false)
-			.doOnCancel(() -> this.connected = false);
+		Flux<T> tracked = call.doFinally((signal) -> {
+			if (signal == SignalType.ON_COMPLETE) {
+				this.connected = true;
+			}
+			else if (signal == SignalType.ON_ERROR) {
+				this.connected = false;
+			}
+		});
 		return this.connected ? tracked : tracked.subscribeOn(Schedulers.boundedElastic());
 	}
 

@@ -25,8 +25,15 @@ final class TestStores {
 				MonotonicClock.SYSTEM);
 	}
 
+	/**
+	 * A store set up as the application context sets it up: its connection opened (or
+	 * given up on) before the first request.
+	 */
 	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard) {
-		return new RedisBucketStore(template, new BucketScript(template, "rl"), timeout, guard, MonotonicClock.SYSTEM);
+		RedisBucketStore store = new RedisBucketStore(template, new BucketScript(template, "rl"), timeout, guard,
+				MonotonicClock.SYSTEM);
+		store.afterSingletonsInstantiated();
+		return store;
 	}
 
 	/**
