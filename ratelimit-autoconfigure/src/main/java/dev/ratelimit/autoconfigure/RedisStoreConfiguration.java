@@ -24,7 +24,7 @@ class RedisStoreConfiguration {
 	RedisBucketStore redisBucketStore(ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory,
 			RateLimitRedisProperties properties, ObjectProvider<CaffeineBucketStore> localStore) {
 		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.REDIS, connectionFactory);
-		return new RedisBucketStore(template, RemoteStores.script(template, properties), properties.getTimeout(),
+		return new RedisBucketStore(RemoteStores.script(template, properties), properties.getTimeout(),
 				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM);
 	}
 

@@ -139,7 +139,7 @@ class RedisStoreAutoConfigurationTests {
 			RemoteFailureGuard guard = new RemoteFailureGuard("redis", FailureMode.DENY,
 					new CircuitBreaker(MonotonicClock.SYSTEM, 1, Duration.ofSeconds(1).toNanos()), null,
 					MonotonicClock.SYSTEM);
-			return new RedisBucketStore(template, new BucketScript(template, "user"), Duration.ofSeconds(1), guard,
+			return new RedisBucketStore(new BucketScript(template, "user"), Duration.ofSeconds(1), guard,
 					MonotonicClock.SYSTEM);
 		}
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
@@ -74,15 +75,17 @@ public final class BucketScript {
 
 	/**
 	 * Whether a call was answered and none failed since, so the connection is open.
-	 * Until then calls are subscribed on another thread: Spring Data opens the shared
-	 * Lettuce connection synchronously in the subscribing thread, which is the request's
-	 * event loop, and against a Redis that accepts connections but does not answer, it
-	 * waits for Lettuce's command timeout (a minute by default), out of reach of any
-	 * Reactor timeout, with every other request of that event loop. Once open, Lettuce
-	 * reconnects in the background, so a call cut short by a timeout leaves this as it
-	 * is: under load, hopping threads would only add to the delay.
+	 * Until then a call first waits for {@link #open()}. Once open, Lettuce reconnects
+	 * in the background, so a call cut short by a timeout leaves this as it is: under
+	 * load, waiting for the connection again would only add to the delay.
 	 */
 	private volatile boolean connected;
+
+	/**
+	 * The opening of the connection in progress or done, shared by every call that
+	 * waits for it; cleared when it fails, so that the next call tries again.
+	 */
+	private final AtomicReference<Mono<Void>> opening = new AtomicReference<>();
 
 	/**
 	 * @param redis the template to call Redis with
@@ -115,9 +118,9 @@ public final class BucketScript {
 	}
 
 	/**
-	 * Opens the connection to Redis (a PING), so that requests find it open.
+	 * A PING, opening the connection if it is not open.
 	 */
-	Mono<Void> connect() {
+	Mono<Void> ping() {
 		return onRedis(this.redis.execute((connection) -> connection.ping())).then();
 	}
 
@@ -239,8 +242,8 @@ public final class BucketScript {
 	}
 
 	/**
-	 * A call to Redis that never blocks the thread subscribing to it: on another thread
-	 * while the connection is not known to be open.
+	 * A call to Redis that never blocks the thread subscribing to it: while the
+	 * connection is not known to be open, it waits for {@link #open()} first.
 	 */
 	private <T> Flux<T> onRedis(Flux<T> call) {
 		Flux<T> tracked = call.doFinally((signal) -> {
@@ -249,9 +252,36 @@ public final class BucketScript {
 			}
 			else if (signal == SignalType.ON_ERROR) {
 				this.connected = false;
+				this.opening.set(null);
 			}
 		});
-		return this.connected ? tracked : tracked.subscribeOn(Schedulers.boundedElastic());
+		return this.connected ? tracked : open().thenMany(tracked);
+	}
+
+	/**
+	 * Opens the connection on another thread, once for every call waiting for it.
+	 * Spring Data opens the shared Lettuce connection synchronously in whichever thread
+	 * first subscribes to a command, which is a request's event loop; against a Redis
+	 * that accepts connections but does not answer, it waits for Lettuce's command
+	 * timeout (a minute by default), out of reach of any Reactor timeout, with every
+	 * other request of that event loop. Here one thread at most waits; a caller that
+	 * gives up (a timeout) does not cancel the opening, so its outcome is still seen.
+	 */
+	private Mono<Void> open() {
+		while (true) {
+			Mono<Void> current = this.opening.get();
+			if (current != null) {
+				return current;
+			}
+			Mono<Void> attempt = Mono
+				.<Void>fromRunnable(() -> this.redis.getConnectionFactory().getReactiveConnection().close())
+				.subscribeOn(Schedulers.boundedElastic())
+				.cache();
+			if (this.opening.compareAndSet(null, attempt)) {
+				attempt.subscribe(null, (failure) -> this.opening.compareAndSet(attempt, null));
+				return attempt;
+			}
+		}
 	}
 
 	/**

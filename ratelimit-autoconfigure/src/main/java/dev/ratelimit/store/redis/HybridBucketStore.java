@@ -48,6 +48,11 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	public static final String NAME = "hybrid";
 
 	/**
+	 * This store's lifecycle phase: see {@link #getPhase()}.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	/**
 	 * Marks units that stay valid until the next sync.
 	 */
 	private static final long NEVER = Long.MIN_VALUE;
@@ -269,6 +274,18 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	@Override
 	public boolean isRunning() {
 		return this.syncing != null;
+	}
+
+	/**
+	 * Started before the web server and stopped after it, once a graceful shutdown has
+	 * drained the requests in flight, so that the units they leased and the requests they
+	 * counted are given back too; and after the Redis connection factory (phase 0) has
+	 * started and before it stops. Spring Boot stops the web server in phase
+	 * {@code DEFAULT_PHASE - 2048}, after draining it in {@code DEFAULT_PHASE - 1024}.
+	 */
+	@Override
+	public int getPhase() {
+		return PHASE;
 	}
 
 	/**

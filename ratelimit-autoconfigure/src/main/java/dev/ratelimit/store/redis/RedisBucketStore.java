@@ -10,10 +10,8 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
  * Exact limits across a fleet: every decision is one atomic Lua script on Redis (one
@@ -28,24 +26,19 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	public static final String NAME = "redis";
 
-	private final ReactiveStringRedisTemplate redis;
-
 	/**
 	 * Latency of the last health PING in microseconds; negative when it failed.
 	 */
 	private final AtomicLong pingMicros = new AtomicLong(-1);
 
 	/**
-	 * @param redis the template to call Redis with
 	 * @param script the bucket script, bound to the key prefix
 	 * @param timeout longest a decision may wait on Redis
 	 * @param guard what to decide when Redis fails
 	 * @param clock the clock health's PING is timed with
 	 */
-	public RedisBucketStore(ReactiveStringRedisTemplate redis, BucketScript script, Duration timeout,
-			RemoteFailureGuard guard, MonotonicClock clock) {
+	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock) {
 		super(script, timeout, guard, clock);
-		this.redis = redis;
 	}
 
 	@Override
@@ -83,14 +76,10 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	@Override
 	public StoreHealth health() {
 		long started = this.clock.nanoTime();
-		// Subscribed on another thread: opening a connection blocks the subscriber, and
-		// health is read on whatever thread asks, an event loop included.
-		this.redis.execute((connection) -> connection.ping())
-			.next()
-			.subscribeOn(Schedulers.boundedElastic())
+		this.script.ping()
 			.timeout(this.readTimeout)
-			.subscribe((pong) -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000),
-					(failure) -> this.pingMicros.set(-1));
+			.subscribe(null, (failure) -> this.pingMicros.set(-1),
+					() -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000));
 		Map<String, Object> details = this.guard.healthDetails();
 		long ping = this.pingMicros.get();
 		details.put("pingMicros", (ping >= 0) ? ping : "failed");

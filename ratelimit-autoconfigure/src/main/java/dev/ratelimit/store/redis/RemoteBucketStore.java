@@ -49,7 +49,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * wait at most, never stops it.
 	 */
 	void connect() {
-		this.script.connect().timeout(this.readTimeout).onErrorResume((failure) -> {
+		this.script.ping().timeout(this.readTimeout).onErrorResume((failure) -> {
 			if (logger.isWarnEnabled()) {
 				logger.warn("Rate limit store '" + name() + "' cannot reach Redis at start-up (" + failure
 						+ "); requests are decided by ratelimit.redis.on-failure=" + this.guard.failureMode().configName()

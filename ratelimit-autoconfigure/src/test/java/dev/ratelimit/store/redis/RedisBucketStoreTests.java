@@ -133,6 +133,9 @@ class RedisBucketStoreTests {
 			.containsEntry("remote", "UP")
 			.containsEntry("failureMode", "allow")
 			.containsEntry("circuitBreaker", "closed");
+		// Each health check sends a PING in the background; a later one shows its latency.
+		Pause.untilRecovered("a PING's latency in health",
+				() -> store.health().details().get("pingMicros") instanceof Long);
 	}
 
 	/**

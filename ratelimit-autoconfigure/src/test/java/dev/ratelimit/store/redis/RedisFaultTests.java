@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
 
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -161,6 +162,18 @@ class RedisFaultTests {
 		BucketSnapshot afterStop = node.bucket(policy, "rolling").blockFirst();
 		assertThat(afterStop.requests()).isEqualTo(4);
 		assertThat(afterStop.limits().get(0).remaining()).isEqualTo(10 - 4);
+	}
+
+	/**
+	 * Stopped after the web server, so that requests drained by a graceful shutdown are
+	 * flushed too, and before the Redis connection factory, which the flush needs.
+	 */
+	@Test
+	void aHybridNodeStopsBetweenTheWebServerAndTheRedisConnection() {
+		int webServerStop = WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 1024;
+		HybridBucketStore node = hybrid(this.redis.port(), Duration.ofHours(1), FailureMode.DENY);
+		assertThat(node.getPhase()).isLessThan(webServerStop)
+			.isGreaterThan(new LettuceConnectionFactory().getPhase());
 	}
 
 	@Test

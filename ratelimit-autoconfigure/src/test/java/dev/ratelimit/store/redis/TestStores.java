@@ -30,7 +30,7 @@ final class TestStores {
 	 * given up on) before the first request.
 	 */
 	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard) {
-		RedisBucketStore store = new RedisBucketStore(template, new BucketScript(template, "rl"), timeout, guard,
+		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard,
 				MonotonicClock.SYSTEM);
 		store.afterSingletonsInstantiated();
 		return store;
