@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# End-to-end comparison (docs/benchmarks.md, section 4): wrk on loopback against gateways
+# built from this repository's dependencies, with the same two routes to one nginx
+# upstream, each limited differently (src/bench/resources/bench-gateway.yml):
+#
+#   none          no limiter
+#   rl-caffeine   our RateLimit filter, Caffeine store
+#   rl-redis      our RateLimit filter, Redis store (exact)
+#   rl-hybrid     our RateLimit filter, hybrid store
+#   scg-redis     Spring Cloud Gateway's RequestRateLimiter with RedisRateLimiter
+#   scg-bucket4j  Spring Cloud Gateway's RequestRateLimiter with Bucket4jRateLimiter (Caffeine)
+#
+# Workloads: one client on the open route (nothing rejected); one client alternating the
+# open route and an exhausted one (half rejected); 200,000 clients at random (nothing
+# rejected; every client's bucket exists before the measured runs). Each run is measured
+# in rounds that alternate the gateways (A B C ... A B C ...), so that drift on a busy
+# machine hits all alike; the report gives medians and ratios to `none` in the same round.
+#
+# Usage (from anywhere):
+#   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
+#   ratelimit-autoconfigure/src/bench/e2e.sh --profile  # JFR and heap histograms of rl-caffeine
+# Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 5), E2E_ROUNDS (3),
+# E2E_CONNECTIONS (16), E2E_BASE_PORT (38080), E2E_OUTPUT (docs/benchmarks).
+# Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
+# starts listens on 127.0.0.1 only and is stopped on exit.
+set -euo pipefail
+
+MODE=${1:-compare}
+MODULE=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(dirname "$MODULE")
+FILES=$MODULE/src/bench/e2e
+WORK=$MODULE/target/e2e
+OUTPUT=${E2E_OUTPUT:-$ROOT/docs/benchmarks}
+DURATION=${E2E_DURATION:-8}
+WARMUP=${E2E_WARMUP:-5}
+ROUNDS=${E2E_ROUNDS:-3}
+CONNECTIONS=${E2E_CONNECTIONS:-16}
+BASE_PORT=${E2E_BASE_PORT:-38080}
+UPSTREAM_PORT=$BASE_PORT
+MANY_KEYS=200000
+GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
+VARIANTS=(none rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j)
+MANY_KEY_VARIANTS=(none rl-caffeine scg-bucket4j)
+
+declare -A PORT
+declare -A PID
+declare -A REDIS_PORT
+STARTED=()
+
+log() {
+	echo "[e2e $(date +%H:%M:%S)] $*" >&2
+}
+
+fail() {
+	log "FAILED: $*"
+	exit 1
+}
+
+stop_all() {
+	local pid
+	for pid in "${STARTED[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${STARTED[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	if [[ -f $WORK/nginx/nginx.pid ]]; then
+		kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+	fi
+}
+trap stop_all EXIT
+
+install_tools() {
+	local missing=()
+	command -v wrk >/dev/null || missing+=(wrk)
+	command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+	command -v redis-server >/dev/null || missing+=(redis-server)
+	if ((${#missing[@]} > 0)); then
+		log "installing ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	fi
+}
+
+require_free_port() {
+	if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+		fail "port $1 on 127.0.0.1 is in use; choose another E2E_BASE_PORT"
+	fi
+}
+
+build() {
+	log "building the gateway and the report tools"
+	(cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
+	CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
+}
+
+start_upstream() {
+	require_free_port "$UPSTREAM_PORT"
+	mkdir -p "$WORK/nginx/tmp"
+	sed -e "s|__PORT__|$UPSTREAM_PORT|" -e "s|__DIR__|$WORK/nginx|" "$FILES/nginx.conf" >"$WORK/nginx/nginx.conf"
+	/usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"
+	wait_for "http://127.0.0.1:$UPSTREAM_PORT/" "nginx"
+}
+
+# Each gateway gets a Redis of its own (port 100 above its own), so that no gateway's
+# background calls (the hybrid store's syncs) count against, or slow down, another.
+start_redis() {
+	local port=$((BASE_PORT + 101 + $2))
+	require_free_port "$port"
+	REDIS_PORT[$1]=$port
+	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
+		>"$WORK/redis-$1.log" 2>&1 &
+	STARTED+=($!)
+	local i
+	for i in $(seq 50); do
+		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	fail "redis-server did not start (see $WORK/redis-$1.log)"
+}
+
+# start_gateway VARIANT INDEX [JVM OPTION...]
+start_gateway() {
+	local variant=$1 port=$((BASE_PORT + 1 + $2))
+	shift 2
+	require_free_port "$port"
+	PORT[$variant]=$port
+	case $variant in
+		rl-redis | rl-hybrid | scg-redis) start_redis "$variant" $((port - BASE_PORT - 1)) ;;
+	esac
+	java "${GATEWAY_JVM[@]}" "$@" -cp "$CLASSPATH_ALL" dev.ratelimit.bench.e2e.BenchGatewayApplication \
+		--spring.profiles.active="$variant" --bench.port="$port" --bench.redis-port="${REDIS_PORT[$variant]:-0}" \
+		--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" >"$WORK/$variant.log" 2>&1 &
+	PID[$variant]=$!
+	STARTED+=($!)
+}
+
+wait_for() {
+	local i
+	for i in $(seq 600); do
+		curl -sf -o /dev/null "$1" && return 0
+		sleep 0.2
+	done
+	fail "$2 did not answer $1"
+}
+
+# The routes behave as the comparison assumes: open admits, closed rejects its client's
+# second request (except without a limiter).
+check_gateway() {
+	local variant=$1 base="http://127.0.0.1:${PORT[$1]}" first second open
+	wait_for "$base/actuator/health/ping" "gateway $variant (see $WORK/$variant.log)"
+	open=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Client: check-open' "$base/open/item")
+	first=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Client: check-closed' "$base/closed/item")
+	second=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Client: check-closed' "$base/closed/item")
+	local expected=429
+	[[ $variant == none ]] && expected=200
+	if [[ $open != 200 || $first != 200 || $second != "$expected" ]]; then
+		fail "gateway $variant answered open $open, closed $first then $second (expected 200, 200, $expected)"
+	fi
+	log "gateway $variant ready on port ${PORT[$variant]}"
+}
+
+# Scripts run by the Redis of gateway $1.
+redis_script_calls() {
+	redis-cli -p "${REDIS_PORT[$1]}" info commandstats |
+		awk -F'[:=,]' '/^cmdstat_(evalsha|eval|evalsha_ro|eval_ro):/ { calls += $3 } END { print calls + 0 }'
+}
+
+# Round trips to Redis counted by the hybrid store itself: one per sync batch, one per
+# lease fetched on a request.
+hybrid_remote_calls() {
+	curl -s "http://127.0.0.1:${PORT[rl-hybrid]}/actuator/health/ratelimit" |
+		grep -o '"remoteCalls":[0-9]*' | cut -d: -f2
+}
+
+# run_wrk VARIANT SCRIPT SECONDS OUTFILE
+run_wrk() {
+	wrk -t1 -c"$CONNECTIONS" -d"$3s" --latency -s "$FILES/$2" "http://127.0.0.1:${PORT[$1]}" >"$4" 2>&1 ||
+		fail "wrk against $1 failed: $(cat "$4")"
+}
+
+# Latency in milliseconds from wrk's "99%    1.23ms" form.
+latency_ms() {
+	awk -v p="$1" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
+		else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 }
+		print v }' "$2"
+}
+
+# measure ROUND WORKLOAD SCRIPT VARIANT
+measure() {
+	local round=$1 workload=$2 script=$3 variant=$4 out calls_before=0 calls_after=0 redis_calls=""
+	out="$WORK/runs/$round-$workload-$variant.txt"
+	case $variant in
+		rl-redis | scg-redis) calls_before=$(redis_script_calls "$variant") ;;
+		rl-hybrid) calls_before=$(hybrid_remote_calls) ;;
+	esac
+	run_wrk "$variant" "$script" "$DURATION" "$out"
+	case $variant in
+		rl-redis | scg-redis) calls_after=$(redis_script_calls "$variant") ;;
+		rl-hybrid) calls_after=$(hybrid_remote_calls) ;;
+	esac
+	local requests rps p50 p99 non2xx
+	requests=$(awk '/requests in/ { print $1 }' "$out")
+	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+	p50=$(latency_ms 50% "$out")
+	p99=$(latency_ms 99% "$out")
+	non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $5 }' "$out")
+	case $variant in
+		rl-redis | scg-redis | rl-hybrid) redis_calls=$((calls_after - calls_before)) ;;
+	esac
+	echo "$round,$workload,$variant,$requests,$rps,$p50,$p99,${non2xx:-0},$redis_calls" >>"$WORK/e2e-runs.csv"
+	log "round $round $workload $variant: $rps req/s, p50 ${p50}ms, p99 ${p99}ms, non-2xx ${non2xx:-0}"
+}
+
+prefill_many_keys() {
+	log "creating the $MANY_KEYS clients' buckets on $1"
+	local created=0 answered
+	while ((created < MANY_KEYS)); do
+		wrk -t1 -c"$CONNECTIONS" -d3s -s "$FILES/prefill.lua" "http://127.0.0.1:${PORT[$1]}" -- "$created" \
+			>"$WORK/runs/prefill-$1.txt" 2>&1 || fail "prefill of $1 failed: $(cat "$WORK/runs/prefill-$1.txt")"
+		answered=$(awk '/requests in/ { print $1 }' "$WORK/runs/prefill-$1.txt")
+		((answered > 0)) || fail "prefill of $1 made no progress: $(cat "$WORK/runs/prefill-$1.txt")"
+		created=$((created + answered))
+	done
+}
+
+compare() {
+	local i=0 variant
+	for variant in "${VARIANTS[@]}"; do
+		start_gateway "$variant" "$i"
+		i=$((i + 1))
+	done
+	for variant in "${VARIANTS[@]}"; do
+		check_gateway "$variant"
+	done
+	mkdir -p "$WORK/runs"
+	echo "round,workload,gateway,requests,requests_per_second,p50_ms,p99_ms,non_2xx,redis_calls" >"$WORK/e2e-runs.csv"
+	log "warming up every gateway on every workload (${WARMUP}s each)"
+	for variant in "${VARIANTS[@]}"; do
+		run_wrk "$variant" one-key.lua "$WARMUP" "$WORK/runs/warmup-$variant-one.txt"
+		run_wrk "$variant" half.lua "$WARMUP" "$WORK/runs/warmup-$variant-half.txt"
+	done
+	for variant in "${MANY_KEY_VARIANTS[@]}"; do
+		prefill_many_keys "$variant"
+		run_wrk "$variant" many-keys.lua "$WARMUP" "$WORK/runs/warmup-$variant-many.txt"
+	done
+	local round
+	for round in $(seq "$ROUNDS"); do
+		for variant in "${VARIANTS[@]}"; do
+			measure "$round" one-key one-key.lua "$variant"
+		done
+		for variant in "${VARIANTS[@]}"; do
+			measure "$round" half-rejected half.lua "$variant"
+		done
+		for variant in "${MANY_KEY_VARIANTS[@]}"; do
+			measure "$round" 200k-keys many-keys.lua "$variant"
+		done
+	done
+	java -cp "$CLASSPATH_ALL" -Dbench.output="$OUTPUT" dev.ratelimit.bench.e2e.E2eReport "$WORK/e2e-runs.csv" \
+		"$DURATION" "$ROUNDS" "$CONNECTIONS"
+}
+
+# JFR recordings of the Caffeine RateLimit route under one client and under 200,000, and
+# the live heap per client (class histograms before and after creating their buckets).
+profile() {
+	start_gateway rl-caffeine 1
+	check_gateway rl-caffeine
+	mkdir -p "$WORK/runs" "$WORK/profile"
+	local pid=${PID[rl-caffeine]} seconds=$((DURATION * 2))
+	log "warming up"
+	run_wrk rl-caffeine one-key.lua $((WARMUP * 2)) "$WORK/runs/profile-warmup.txt"
+	jcmd "$pid" JFR.start name=one-key settings=profile >/dev/null
+	run_wrk rl-caffeine one-key.lua "$seconds" "$WORK/profile/one-key-wrk.txt"
+	jcmd "$pid" JFR.stop name=one-key filename="$WORK/profile/one-key.jfr" >/dev/null
+	jcmd "$pid" GC.class_histogram >"$WORK/profile/histogram-before.txt"
+	prefill_many_keys rl-caffeine
+	jcmd "$pid" GC.class_histogram >"$WORK/profile/histogram-after.txt"
+	jcmd "$pid" JFR.start name=many-keys settings=profile >/dev/null
+	run_wrk rl-caffeine many-keys.lua "$seconds" "$WORK/profile/many-keys-wrk.txt"
+	jcmd "$pid" JFR.stop name=many-keys filename="$WORK/profile/many-keys.jfr" >/dev/null
+	java -cp "$CLASSPATH_ALL" -Dbench.output="$OUTPUT" dev.ratelimit.bench.e2e.ProfileReport "$WORK/profile" \
+		"$MANY_KEYS"
+}
+
+mkdir -p "$WORK"
+install_tools
+build
+start_upstream
+case $MODE in
+	compare) compare ;;
+	--profile) profile ;;
+	*) fail "unknown mode $MODE (expected no argument or --profile)" ;;
+esac
