@@ -1,5 +1,7 @@
 package dev.ratelimit.algorithm;
 
+import java.util.Objects;
+
 /**
  * The outcome of all limits of a tier for one request: a request must pass every
  * limit. Holds every limit's decision, so that headers can describe each limit, and
@@ -18,6 +20,17 @@ public final class Verdict {
 
 	private final boolean allowed;
 
+	/**
+	 * The decision of a tier of one limit, kept without an array so that a verdict on
+	 * the common path is two small objects, which the JIT can keep off the heap when the
+	 * caller only reads them; {@code null} for other tiers.
+	 */
+	private final Decision only;
+
+	/**
+	 * The decisions of a tier of several limits (none when no limit was consulted);
+	 * {@code null} when {@link #only} holds the one decision.
+	 */
 	private final Decision[] decisions;
 
 	private final int reportedIndex;
@@ -26,13 +39,23 @@ public final class Verdict {
 
 	private final boolean fallback;
 
-	private Verdict(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
+	private Verdict(boolean allowed, Decision only, Decision[] decisions, int reportedIndex, long retryAfterNanos,
 			boolean fallback) {
 		this.allowed = allowed;
+		this.only = only;
 		this.decisions = decisions;
 		this.reportedIndex = reportedIndex;
 		this.retryAfterNanos = retryAfterNanos;
 		this.fallback = fallback;
+	}
+
+	/**
+	 * The verdict of a tier of one limit: its decision.
+	 * @return the verdict, never a fallback
+	 */
+	public static Verdict of(Decision decision) {
+		boolean allowed = decision.allowed();
+		return new Verdict(allowed, decision, null, 0, allowed ? 0 : decision.retryAfterNanos(), false);
 	}
 
 	/**
@@ -46,6 +69,9 @@ public final class Verdict {
 	public static Verdict of(Decision... decisions) {
 		if (decisions.length == 0) {
 			throw new IllegalArgumentException("a verdict needs at least one decision");
+		}
+		if (decisions.length == 1) {
+			return of(decisions[0]);
 		}
 		boolean allowed = true;
 		long retryAfter = 0;
@@ -61,7 +87,7 @@ public final class Verdict {
 				reported = i;
 			}
 		}
-		return new Verdict(allowed, decisions, reported, retryAfter, false);
+		return new Verdict(allowed, null, decisions, reported, retryAfter, false);
 	}
 
 	/**
@@ -69,14 +95,14 @@ public final class Verdict {
 	 * report.
 	 */
 	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
-		return new Verdict(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
+		return new Verdict(allowed, null, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
 	}
 
 	/**
 	 * This verdict, marked as decided by a store's failure mode.
 	 */
 	public Verdict asFallback() {
-		return new Verdict(this.allowed, this.decisions, this.reportedIndex, this.retryAfterNanos, true);
+		return new Verdict(this.allowed, this.only, this.decisions, this.reportedIndex, this.retryAfterNanos, true);
 	}
 
 	/**
@@ -113,13 +139,17 @@ public final class Verdict {
 	 * could be.
 	 */
 	public int limitCount() {
-		return this.decisions.length;
+		return (this.only != null) ? 1 : this.decisions.length;
 	}
 
 	/**
 	 * The decision of the limit at {@code index} in the tier's list of limits.
 	 */
 	public Decision decision(int index) {
+		if (this.only != null) {
+			Objects.checkIndex(index, 1);
+			return this.only;
+		}
 		return this.decisions[index];
 	}
 
@@ -136,7 +166,7 @@ public final class Verdict {
 	 * could be consulted.
 	 */
 	public Decision reported() {
-		return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
+		return (this.reportedIndex >= 0) ? decision(this.reportedIndex) : null;
 	}
 
 	/**
@@ -144,6 +174,9 @@ public final class Verdict {
 	 * first, then by the same rule.
 	 */
 	public int[] reportOrder() {
+		if (this.only != null) {
+			return new int[] { 0 };
+		}
 		int[] order = new int[this.decisions.length];
 		for (int i = 0; i < order.length; i++) {
 			int at = i;

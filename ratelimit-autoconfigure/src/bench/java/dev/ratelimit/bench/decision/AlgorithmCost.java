@@ -33,7 +33,7 @@ public class AlgorithmCost {
 
 	@Setup
 	public void create() {
-		this.bucket = new Bucket(List.of(Contender.of(this.limiter).limit(Quota.OPEN_HOT)), System.nanoTime());
+		this.bucket = Bucket.of(List.of(Contender.of(this.limiter).limit(Quota.OPEN_HOT)), System.nanoTime());
 		if (!this.bucket.tryAcquire(System.nanoTime(), 1).allowed()) {
 			throw new IllegalStateException(this.limiter + " rejected the benchmark's first request");
 		}
