@@ -13,38 +13,21 @@ import java.util.Objects;
  * RateLimit-Remaining field values"); of equals, the one whose reset is furthest. On a
  * rejection only the limits that rejected are candidates, so that the reported reset is
  * a retry-after.
+ * <p>
+ * The verdict of a tier of one limit is that limit's {@link Decision} itself.
  */
-public final class Verdict {
+public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 	private static final Decision[] NO_DECISIONS = {};
 
 	private final boolean allowed;
 
-	/**
-	 * The decision of a tier of one limit, kept without an array so that a verdict on
-	 * the common path is two small objects, which the JIT can keep off the heap when the
-	 * caller only reads them; {@code null} for other tiers.
-	 */
-	private final Decision only;
-
-	/**
-	 * The decisions of a tier of several limits (none when no limit was consulted);
-	 * {@code null} when {@link #only} holds the one decision.
-	 */
-	private final Decision[] decisions;
-
-	private final int reportedIndex;
-
 	private final long retryAfterNanos;
 
 	private final boolean fallback;
 
-	private Verdict(boolean allowed, Decision only, Decision[] decisions, int reportedIndex, long retryAfterNanos,
-			boolean fallback) {
+	Verdict(boolean allowed, long retryAfterNanos, boolean fallback) {
 		this.allowed = allowed;
-		this.only = only;
-		this.decisions = decisions;
-		this.reportedIndex = reportedIndex;
 		this.retryAfterNanos = retryAfterNanos;
 		this.fallback = fallback;
 	}
@@ -54,8 +37,7 @@ public final class Verdict {
 	 * @return the verdict, never a fallback
 	 */
 	public static Verdict of(Decision decision) {
-		boolean allowed = decision.allowed();
-		return new Verdict(allowed, decision, null, 0, allowed ? 0 : decision.retryAfterNanos(), false);
+		return decision;
 	}
 
 	/**
@@ -87,7 +69,7 @@ public final class Verdict {
 				reported = i;
 			}
 		}
-		return new Verdict(allowed, null, decisions, reported, retryAfter, false);
+		return new OfAll(allowed, decisions, reported, retryAfter, false);
 	}
 
 	/**
@@ -95,14 +77,16 @@ public final class Verdict {
 	 * report.
 	 */
 	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
-		return new Verdict(allowed, null, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
+		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
 	}
 
 	/**
 	 * This verdict, marked as decided by a store's failure mode.
 	 */
-	public Verdict asFallback() {
-		return new Verdict(this.allowed, this.only, this.decisions, this.reportedIndex, this.retryAfterNanos, true);
+	public abstract Verdict asFallback();
+
+	static Verdict fallbackOf(Decision decision) {
+		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), true);
 	}
 
 	/**
@@ -138,56 +122,30 @@ public final class Verdict {
 	 * How many limits were consulted: the tier's limit count, or {@code 0} when no limit
 	 * could be.
 	 */
-	public int limitCount() {
-		return (this.only != null) ? 1 : this.decisions.length;
-	}
+	public abstract int limitCount();
 
 	/**
 	 * The decision of the limit at {@code index} in the tier's list of limits.
 	 */
-	public Decision decision(int index) {
-		if (this.only != null) {
-			Objects.checkIndex(index, 1);
-			return this.only;
-		}
-		return this.decisions[index];
-	}
+	public abstract Decision decision(int index);
 
 	/**
 	 * Index of the limit reported to the client; {@code -1} when no limit could be
 	 * consulted.
 	 */
-	public int reportedIndex() {
-		return this.reportedIndex;
-	}
+	public abstract int reportedIndex();
 
 	/**
 	 * The decision of the limit reported to the client, or {@code null} when no limit
 	 * could be consulted.
 	 */
-	public Decision reported() {
-		return (this.reportedIndex >= 0) ? decision(this.reportedIndex) : null;
-	}
+	public abstract Decision reported();
 
 	/**
 	 * The indexes of the limits, in the order they are reported: the reported limit
 	 * first, then by the same rule.
 	 */
-	public int[] reportOrder() {
-		if (this.only != null) {
-			return new int[] { 0 };
-		}
-		int[] order = new int[this.decisions.length];
-		for (int i = 0; i < order.length; i++) {
-			int at = i;
-			while (at > 0 && reportsBefore(this.allowed, this.decisions, i, order[at - 1])) {
-				order[at] = order[at - 1];
-				at--;
-			}
-			order[at] = i;
-		}
-		return order;
-	}
+	public abstract int[] reportOrder();
 
 	/**
 	 * Whether the limit at {@code candidate} is reported before the one at
@@ -203,6 +161,63 @@ public final class Verdict {
 			return a.remaining() < b.remaining();
 		}
 		return a.resetNanos() > b.resetNanos();
+	}
+
+	/**
+	 * The verdict of a tier of several limits, of none, or of a store's failure mode.
+	 */
+	static final class OfAll extends Verdict {
+
+		private final Decision[] decisions;
+
+		private final int reportedIndex;
+
+		private OfAll(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
+				boolean fallback) {
+			super(allowed, retryAfterNanos, fallback);
+			this.decisions = decisions;
+			this.reportedIndex = reportedIndex;
+		}
+
+		@Override
+		public Verdict asFallback() {
+			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), true);
+		}
+
+		@Override
+		public int limitCount() {
+			return this.decisions.length;
+		}
+
+		@Override
+		public Decision decision(int index) {
+			return this.decisions[index];
+		}
+
+		@Override
+		public int reportedIndex() {
+			return this.reportedIndex;
+		}
+
+		@Override
+		public Decision reported() {
+			return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
+		}
+
+		@Override
+		public int[] reportOrder() {
+			int[] order = new int[this.decisions.length];
+			for (int i = 0; i < order.length; i++) {
+				int at = i;
+				while (at > 0 && reportsBefore(allowed(), this.decisions, i, order[at - 1])) {
+					order[at] = order[at - 1];
+					at--;
+				}
+				order[at] = i;
+			}
+			return order;
+		}
+
 	}
 
 }

@@ -96,16 +96,24 @@ public final class CaffeineBucketStore implements BucketStore {
 
 	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
+		return Mono.just(acquireNow(id, tier, cost));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Never {@code null}: this store always decides at once.
+	 */
+	@Override
+	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
 		LocalBucket bucket = this.cache.getIfPresent(id);
 		if (bucket == null) {
 			bucket = create(id, tier);
 		}
-		Verdict verdict;
 		synchronized (bucket) {
 			// Read inside the monitor so that each bucket sees time move forward.
-			verdict = bucket.tryAcquire(this.clock.nanoTime(), cost);
+			return bucket.tryAcquire(this.clock.nanoTime(), cost);
 		}
-		return Mono.just(verdict);
 	}
 
 	@Override
