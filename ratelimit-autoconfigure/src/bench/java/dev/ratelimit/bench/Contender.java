@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.common.util.concurrent.RateLimiter;
+import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -28,7 +29,7 @@ import io.github.bucket4j.caffeine.Bucket4jCaffeine;
 import io.github.bucket4j.distributed.proxy.AsyncProxyManager;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
-import reactor.core.publisher.Mono;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Every limiter the benchmarks compare, each configured for a {@link Quota}: our five
@@ -172,6 +173,17 @@ public enum Contender {
 		return new OurStore(new Tier(TIER, List.of(limit)), maximumKeys);
 	}
 
+	/**
+	 * Consume what the gateway filter reads of a verdict: admitted or not, and the
+	 * reported limit's remaining and reset for the headers.
+	 */
+	public static void consume(Verdict verdict, Blackhole blackhole) {
+		Decision reported = verdict.reported();
+		blackhole.consume(verdict.allowed());
+		blackhole.consume(reported.remaining());
+		blackhole.consume(reported.resetSeconds());
+	}
+
 	private static Bandwidth bandwidth(Quota quota) {
 		long capacity = (quota == Quota.EXHAUSTED) ? 1 : UNLIMITED;
 		return Bandwidth.builder().capacity(capacity).refillGreedy(capacity, HOUR).build();
@@ -196,15 +208,22 @@ public enum Contender {
 			this.tier = tier;
 		}
 
+		/**
+		 * The synchronous entry point the gateway filter calls for this store.
+		 */
 		@Override
 		public Object acquire(BucketId id) {
-			return this.store.acquire(id, this.tier, 1);
+			return this.store.acquireNow(id, this.tier, 1);
+		}
+
+		@Override
+		public void acquire(BucketId id, Blackhole blackhole) {
+			consume(this.store.acquireNow(id, this.tier, 1), blackhole);
 		}
 
 		@Override
 		public boolean admitted(Object answer) {
-			Verdict verdict = ((Mono<?>) answer).cast(Verdict.class).block();
-			return verdict.allowed();
+			return ((Verdict) answer).allowed();
 		}
 
 	}
@@ -227,6 +246,18 @@ public enum Contender {
 				bucket = this.buckets.get(id, (newId) -> Bucket.builder().addLimit(this.bandwidth).build());
 			}
 			return bucket.tryConsumeAndReturnRemaining(1);
+		}
+
+		/**
+		 * What a caller reads of a probe: consumed or not, the tokens left and the wait
+		 * for the next.
+		 */
+		@Override
+		public void acquire(BucketId id, Blackhole blackhole) {
+			ConsumptionProbe probe = (ConsumptionProbe) acquire(id);
+			blackhole.consume(probe.isConsumed());
+			blackhole.consume(probe.getRemainingTokens());
+			blackhole.consume(probe.getNanosToWaitForRefill());
 		}
 
 		@Override

@@ -1,6 +1,7 @@
 package dev.ratelimit.bench;
 
 import dev.ratelimit.store.BucketId;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * One rate limiter holding a state per client key, as the benchmarks drive it: ours
@@ -14,6 +15,16 @@ public interface KeyedLimiter {
 	 * a boolean), so that a benchmark consumes exactly what a caller would get
 	 */
 	Object acquire(BucketId id);
+
+	/**
+	 * Judge one request of the client {@code id} and consume what a caller reads of the
+	 * answer: the whole answer unless a limiter says otherwise, so that an answer the
+	 * caller only reads need not be built on the heap, while nothing it reads can be
+	 * optimised away.
+	 */
+	default void acquire(BucketId id, Blackhole blackhole) {
+		blackhole.consume(acquire(id));
+	}
 
 	/**
 	 * Whether an answer of {@link #acquire} admitted the request; waits for it when it

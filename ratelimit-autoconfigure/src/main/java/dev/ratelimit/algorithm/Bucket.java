@@ -7,29 +7,60 @@ import java.util.Map;
  * One client's states for the limits of a tier, judged all-or-nothing: a request is
  * consumed by every limit or by none. Not thread-safe: the store that holds it makes
  * each call atomic.
+ * <p>
+ * The bucket of a tier of one limit is that limit's state itself, in its own words; of
+ * several, its extension holds a {@link LimitState} per limit. A store subclasses it to
+ * keep the client's identity in the same object.
  */
-public final class Bucket {
-
-	private final List<Limit> limits;
-
-	private final LimitState[] states;
+public abstract class Bucket extends StateWords {
 
 	private long requests;
 
+	protected Bucket() {
+	}
+
 	/**
-	 * A bucket for a client first seen at {@code nowNanos}.
+	 * A bucket of its own for a client first seen at {@code nowNanos}.
 	 * @param limits the tier's limits, never empty
 	 * @param nowNanos the clock's reading
 	 */
-	public Bucket(List<Limit> limits, long nowNanos) {
+	public static Bucket of(List<Limit> limits, long nowNanos) {
 		if (limits.isEmpty()) {
 			throw new IllegalArgumentException("a bucket needs at least one limit");
 		}
-		this.limits = List.copyOf(limits);
-		this.states = new LimitState[this.limits.size()];
-		for (int i = 0; i < this.states.length; i++) {
-			this.states[i] = this.limits.get(i).newState(nowNanos);
+		Bucket bucket = new OwnLimits(List.copyOf(limits));
+		bucket.start(nowNanos);
+		return bucket;
+	}
+
+	/**
+	 * Whether the bucket of {@code limits} keeps only words, with no extension: a tier
+	 * of one limit whose state fits in them.
+	 */
+	public static boolean keepsOnlyWords(List<Limit> limits) {
+		return limits.size() == 1 && limits.get(0).keepsOnlyWords();
+	}
+
+	/**
+	 * The limits, in the tier's order, never empty; the same list on every call.
+	 */
+	public abstract List<Limit> limits();
+
+	/**
+	 * Make this the bucket of a client first seen at {@code nowNanos}: once, before any
+	 * other call.
+	 */
+	protected final void start(long nowNanos) {
+		List<Limit> limits = limits();
+		if (limits.size() == 1) {
+			limits.get(0).start(this, nowNanos);
+			return;
 		}
+		LimitState[] states = new LimitState[limits.size()];
+		for (int i = 0; i < states.length; i++) {
+			states[i] = limits.get(i).newState(nowNanos);
+		}
+		extension(states);
 	}
 
 	/**
@@ -38,23 +69,33 @@ public final class Bucket {
 	 * that would have admitted the request report what they hold, since they consume
 	 * nothing.
 	 */
-	public Verdict tryAcquire(long nowNanos, long cost) {
+	public final Verdict tryAcquire(long nowNanos, long cost) {
 		this.requests++;
-		Decision[] decisions = new Decision[this.states.length];
+		List<Limit> limits = limits();
+		if (limits.size() == 1) {
+			Limit limit = limits.get(0);
+			Decision decision = limit.probe(this, nowNanos, cost);
+			if (decision.allowed()) {
+				limit.commit(this, nowNanos, cost);
+			}
+			return Verdict.of(decision);
+		}
+		LimitState[] states = states();
+		Decision[] decisions = new Decision[states.length];
 		boolean allowed = true;
-		for (int i = 0; i < this.states.length; i++) {
-			decisions[i] = this.states[i].probe(nowNanos, cost);
+		for (int i = 0; i < states.length; i++) {
+			decisions[i] = states[i].probe(nowNanos, cost);
 			allowed &= decisions[i].allowed();
 		}
 		if (allowed) {
-			for (LimitState state : this.states) {
+			for (LimitState state : states) {
 				state.commit(nowNanos, cost);
 			}
 		}
 		else {
-			for (int i = 0; i < this.states.length; i++) {
+			for (int i = 0; i < states.length; i++) {
 				if (decisions[i].allowed()) {
-					decisions[i] = this.states[i].probe(nowNanos, 0);
+					decisions[i] = states[i].probe(nowNanos, 0);
 				}
 			}
 		}
@@ -64,30 +105,59 @@ public final class Bucket {
 	/**
 	 * Requests judged since the bucket was created, admitted or not.
 	 */
-	public long requests() {
+	public final long requests() {
 		return this.requests;
-	}
-
-	/**
-	 * The limits, in the tier's order.
-	 */
-	public List<Limit> limits() {
-		return this.limits;
 	}
 
 	/**
 	 * Where the limit at {@code index} stands at {@code nowNanos}, consuming nothing:
 	 * its remaining units and time until reset.
 	 */
-	public Decision peek(int index, long nowNanos) {
-		return this.states[index].probe(nowNanos, 0);
+	public final Decision peek(int index, long nowNanos) {
+		List<Limit> limits = limits();
+		return (limits.size() == 1) ? limits.get(index).probe(this, nowNanos, 0) : states()[index].probe(nowNanos, 0);
 	}
 
 	/**
 	 * The algorithm's own state of the limit at {@code index} at {@code nowNanos}.
 	 */
-	public Map<String, Number> describe(int index, long nowNanos) {
-		return this.states[index].describe(nowNanos);
+	public final Map<String, Number> describe(int index, long nowNanos) {
+		List<Limit> limits = limits();
+		return (limits.size() == 1) ? limits.get(index).describe(this, nowNanos) : states()[index].describe(nowNanos);
+	}
+
+	private LimitState[] states() {
+		return (LimitState[]) extension();
+	}
+
+	/**
+	 * A bucket that keeps its limits and extension itself.
+	 */
+	private static final class OwnLimits extends Bucket {
+
+		private final List<Limit> limits;
+
+		private Object extension;
+
+		OwnLimits(List<Limit> limits) {
+			this.limits = limits;
+		}
+
+		@Override
+		public List<Limit> limits() {
+			return this.limits;
+		}
+
+		@Override
+		protected Object extension() {
+			return this.extension;
+		}
+
+		@Override
+		protected void extension(Object extension) {
+			this.extension = extension;
+		}
+
 	}
 
 }

@@ -1,7 +1,12 @@
 package dev.ratelimit.algorithm;
 
+import java.util.Objects;
+
 /**
- * The outcome of one limit for one request.
+ * The outcome of one limit for one request; immutable. It is also the {@link Verdict}
+ * of a tier of that one limit, so that the common path (one limit per tier) answers
+ * with one small object, which the JIT keeps off the heap when the caller only reads
+ * it.
  * <p>
  * Reset has one meaning in every algorithm: the time until this limit admits more than
  * {@code remaining} units, that is until its remaining count next goes up. It is the
@@ -10,20 +15,34 @@ package dev.ratelimit.algorithm;
  * reset of draft-06. A rejection's reset is its retry-after, so that a 429's reset and
  * its {@code Retry-After} reference the same instant (draft-06 section 4, draft-11
  * section 6).
- *
- * @param allowed whether the request fits in this limit
- * @param remaining whole units left after this request (after admitting it when
- * allowed), never negative
- * @param limit the quota of the limit: its limit or capacity
- * @param resetNanos nanoseconds until the limit admits more than {@code remaining}
- * units if no further request comes; {@code 0} when the whole quota is left; when
- * rejected, equal to {@code retryAfterNanos}
- * @param retryAfterNanos when rejected, nanoseconds until the request would fit;
- * {@code 0} when allowed
  */
-public record Decision(boolean allowed, long remaining, long limit, long resetNanos, long retryAfterNanos) {
+public final class Decision extends Verdict {
 
 	private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+	private final long remaining;
+
+	private final long limit;
+
+	private final long resetNanos;
+
+	/**
+	 * @param allowed whether the request fits in this limit
+	 * @param remaining whole units left after this request (after admitting it when
+	 * allowed), never negative
+	 * @param limit the quota of the limit: its limit or capacity
+	 * @param resetNanos nanoseconds until the limit admits more than {@code remaining}
+	 * units if no further request comes; {@code 0} when the whole quota is left; when
+	 * rejected, equal to {@code retryAfterNanos}
+	 * @param retryAfterNanos when rejected, nanoseconds until the request would fit;
+	 * ignored when allowed, where it is {@code 0}
+	 */
+	public Decision(boolean allowed, long remaining, long limit, long resetNanos, long retryAfterNanos) {
+		super(allowed, allowed ? 0 : retryAfterNanos, false);
+		this.remaining = remaining;
+		this.limit = limit;
+		this.resetNanos = resetNanos;
+	}
 
 	/**
 	 * A rejection of a request that fits in {@code retryAfterNanos}: its reset is its
@@ -34,6 +53,30 @@ public record Decision(boolean allowed, long remaining, long limit, long resetNa
 	}
 
 	/**
+	 * Whole units left after this request (after admitting it when allowed), never
+	 * negative.
+	 */
+	public long remaining() {
+		return this.remaining;
+	}
+
+	/**
+	 * The quota of the limit: its limit or capacity.
+	 */
+	public long limit() {
+		return this.limit;
+	}
+
+	/**
+	 * Nanoseconds until the limit admits more than {@link #remaining()} units if no
+	 * further request comes; {@code 0} when the whole quota is left; when rejected, equal
+	 * to {@link #retryAfterNanos()}.
+	 */
+	public long resetNanos() {
+		return this.resetNanos;
+	}
+
+	/**
 	 * Seconds until the limit admits more than {@code remaining}, rounded up, so that a
 	 * client waiting that long never comes back too early.
 	 */
@@ -41,12 +84,35 @@ public record Decision(boolean allowed, long remaining, long limit, long resetNa
 		return ceilSeconds(this.resetNanos);
 	}
 
-	/**
-	 * Seconds a rejected client should wait, rounded up and at least one so that a
-	 * client honouring it never retries too early.
-	 */
-	public long retryAfterSeconds() {
-		return Math.max(1, ceilSeconds(this.retryAfterNanos));
+	@Override
+	public Verdict asFallback() {
+		return Verdict.fallbackOf(this);
+	}
+
+	@Override
+	public int limitCount() {
+		return 1;
+	}
+
+	@Override
+	public Decision decision(int index) {
+		Objects.checkIndex(index, 1);
+		return this;
+	}
+
+	@Override
+	public int reportedIndex() {
+		return 0;
+	}
+
+	@Override
+	public Decision reported() {
+		return this;
+	}
+
+	@Override
+	public int[] reportOrder() {
+		return new int[] { 0 };
 	}
 
 	static long ceilSeconds(long nanos) {
@@ -54,6 +120,24 @@ public record Decision(boolean allowed, long remaining, long limit, long resetNa
 			return 0;
 		}
 		return (nanos + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND;
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return this == other || other instanceof Decision decision && allowed() == decision.allowed()
+				&& this.remaining == decision.remaining && this.limit == decision.limit
+				&& this.resetNanos == decision.resetNanos && retryAfterNanos() == decision.retryAfterNanos();
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(allowed(), this.remaining, this.limit, this.resetNanos, retryAfterNanos());
+	}
+
+	@Override
+	public String toString() {
+		return "Decision[allowed=" + allowed() + ", remaining=" + this.remaining + ", limit=" + this.limit
+				+ ", resetNanos=" + this.resetNanos + ", retryAfterNanos=" + retryAfterNanos() + "]";
 	}
 
 }

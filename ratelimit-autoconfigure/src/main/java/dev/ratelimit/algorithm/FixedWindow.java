@@ -34,11 +34,6 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	@Override
-	public LimitState newState(long nowNanos) {
-		return new State(this.limit, this.window.toNanos(), nowNanos);
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("limit", this.limit);
@@ -46,45 +41,47 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		return parameters;
 	}
 
-	private static final class State extends AlignedWindowState {
+	/**
+	 * Words: the window's index, then the units counted in it.
+	 */
+	@Override
+	public void start(StateWords state, long nowNanos) {
+		AlignedWindows.start(state, nowNanos, this.window.toNanos());
+		state.word1 = 0;
+	}
 
-		private long count;
+	@Override
+	public Decision probe(StateWords state, long nowNanos, long cost) {
+		long windowNanos = this.window.toNanos();
+		long count = roll(state, nowNanos, windowNanos);
+		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		boolean allowed = cost <= this.limit - count;
+		long after = allowed ? count + cost : count;
+		// Every unit comes back at once, at the end of the window. A cost above the limit
+		// never fits; the end of the window is still the earliest instant anything
+		// changes.
+		long reset = (after > 0 || !allowed) ? untilWindowEnd : 0;
+		return new Decision(allowed, this.limit - after, this.limit, reset, allowed ? 0 : untilWindowEnd);
+	}
 
-		State(long limit, long windowNanos, long nowNanos) {
-			super(limit, windowNanos, nowNanos);
+	@Override
+	public void commit(StateWords state, long nowNanos, long cost) {
+		state.word1 = roll(state, nowNanos, this.window.toNanos()) + cost;
+	}
+
+	@Override
+	public Map<String, Number> describe(StateWords state, long nowNanos) {
+		return Map.of("count", roll(state, nowNanos, this.window.toNanos()));
+	}
+
+	/**
+	 * The count of the window {@code nowNanos} falls in.
+	 */
+	private static long roll(StateWords state, long nowNanos, long windowNanos) {
+		if (AlignedWindows.roll(state, nowNanos, windowNanos) != AlignedWindows.SAME) {
+			state.word1 = 0;
 		}
-
-		@Override
-		public Decision probe(long nowNanos, long cost) {
-			roll(nowNanos);
-			long untilWindowEnd = untilWindowEnd(nowNanos);
-			if (cost <= this.limit - this.count) {
-				long after = this.count + cost;
-				// Every unit comes back at once, at the end of the window.
-				return new Decision(true, this.limit - after, this.limit, (after > 0) ? untilWindowEnd : 0, 0);
-			}
-			// A cost above the limit never fits; the end of the window is still the
-			// earliest instant anything changes.
-			return Decision.rejected(this.limit - this.count, this.limit, untilWindowEnd);
-		}
-
-		@Override
-		public void commit(long nowNanos, long cost) {
-			roll(nowNanos);
-			this.count += cost;
-		}
-
-		@Override
-		public Map<String, Number> describe(long nowNanos) {
-			roll(nowNanos);
-			return Map.of("count", this.count);
-		}
-
-		@Override
-		void startWindow(boolean adjacent) {
-			this.count = 0;
-		}
-
+		return state.word1;
 	}
 
 }

@@ -43,11 +43,6 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 	}
 
 	@Override
-	public LimitState newState(long nowNanos) {
-		return new State(this.capacity, this.drainRate, this.drainPeriod.toNanos(), nowNanos);
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("capacity", this.capacity);
@@ -56,74 +51,74 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 		return parameters;
 	}
 
-	private static final class State implements LimitState {
+	/**
+	 * Words: the queue's level (a {@code double}'s bits), then when it last drained.
+	 */
+	@Override
+	public void start(StateWords state, long nowNanos) {
+		state.word0 = Double.doubleToRawLongBits(0);
+		state.word1 = nowNanos;
+	}
 
-		private final long capacity;
-
-		private final double rate;
-
-		private final double periodNanos;
-
-		private double level;
-
-		private long drainedAt;
-
-		State(long capacity, double rate, long periodNanos, long nowNanos) {
-			this.capacity = capacity;
-			this.rate = rate;
-			this.periodNanos = periodNanos;
-			this.drainedAt = nowNanos;
+	@Override
+	public Decision probe(StateWords state, long nowNanos, long cost) {
+		double periodNanos = this.drainPeriod.toNanos();
+		double level = drain(state, nowNanos, periodNanos);
+		boolean allowed = level + cost <= this.capacity + Nanos.UNIT_EPSILON;
+		long remaining;
+		long reset;
+		if (allowed) {
+			double after = Math.min(this.capacity, level + cost);
+			remaining = Nanos.wholeUnits(this.capacity - after);
+			// When the next whole slot drains, not when the queue is empty: within that
+			// time the client can use no more than the remaining.
+			reset = (remaining < this.capacity)
+					? untilDrained(after - (this.capacity - remaining - 1), periodNanos) : 0;
 		}
-
-		@Override
-		public Decision probe(long nowNanos, long cost) {
-			drain(nowNanos);
-			if (this.level + cost <= this.capacity + Nanos.UNIT_EPSILON) {
-				double after = Math.min(this.capacity, this.level + cost);
-				long remaining = Nanos.wholeUnits(this.capacity - after);
-				// When the next whole slot drains, not when the queue is empty: within
-				// that time the client can use no more than the remaining.
-				long reset = (remaining < this.capacity) ? untilDrained(after - (this.capacity - remaining - 1)) : 0;
-				return new Decision(true, remaining, this.capacity, reset, 0);
-			}
+		else {
+			remaining = Nanos.wholeUnits(this.capacity - level);
 			// A cost above the capacity never fits; report when the queue is empty.
-			double overflow = Math.min(this.level, this.level + cost - this.capacity);
-			return Decision.rejected(Nanos.wholeUnits(this.capacity - this.level), this.capacity,
-					Math.max(1, untilDrained(overflow)));
+			double overflow = Math.min(level, level + cost - this.capacity);
+			reset = Math.max(1, untilDrained(overflow, periodNanos));
 		}
+		return new Decision(allowed, remaining, this.capacity, reset, allowed ? 0 : reset);
+	}
 
-		@Override
-		public void commit(long nowNanos, long cost) {
-			drain(nowNanos);
-			this.level = Math.min(this.capacity, this.level + cost);
+	@Override
+	public void commit(StateWords state, long nowNanos, long cost) {
+		double level = drain(state, nowNanos, this.drainPeriod.toNanos());
+		state.word0 = Double.doubleToRawLongBits(Math.min(this.capacity, level + cost));
+	}
+
+	@Override
+	public Map<String, Number> describe(StateWords state, long nowNanos) {
+		return Map.of("level", Nanos.display(drain(state, nowNanos, this.drainPeriod.toNanos())));
+	}
+
+	/**
+	 * The queue's level at {@code nowNanos}.
+	 */
+	private double drain(StateWords state, long nowNanos, double periodNanos) {
+		double level = Double.longBitsToDouble(state.word0);
+		long elapsed = nowNanos - state.word1;
+		// A late reading neither drains nor moves the drain instant back.
+		if (elapsed <= 0) {
+			return level;
 		}
+		level = Math.max(0, level - elapsed * this.drainRate / periodNanos);
+		state.word0 = Double.doubleToRawLongBits(level);
+		state.word1 = nowNanos;
+		return level;
+	}
 
-		@Override
-		public Map<String, Number> describe(long nowNanos) {
-			drain(nowNanos);
-			return Map.of("level", Nanos.display(this.level));
+	/**
+	 * Nanoseconds until {@code units} have drained.
+	 */
+	private long untilDrained(double units, double periodNanos) {
+		if (units <= Nanos.UNIT_EPSILON) {
+			return 0;
 		}
-
-		private void drain(long nowNanos) {
-			long elapsed = nowNanos - this.drainedAt;
-			// A late reading neither drains nor moves the drain instant back.
-			if (elapsed <= 0) {
-				return;
-			}
-			this.level = Math.max(0, this.level - elapsed * this.rate / this.periodNanos);
-			this.drainedAt = nowNanos;
-		}
-
-		/**
-		 * Nanoseconds until {@code units} have drained.
-		 */
-		private long untilDrained(double units) {
-			if (units <= Nanos.UNIT_EPSILON) {
-				return 0;
-			}
-			return Nanos.ceil(units * this.periodNanos / this.rate);
-		}
-
+		return Nanos.ceil(units * periodNanos / this.drainRate);
 	}
 
 }

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * One configured limit: an algorithm with its parameters. Immutable and validated on
- * construction; it creates the mutable per-client {@link LimitState}.
+ * construction; it judges a client's state, kept in {@link StateWords} that belong to
+ * the client, so that a client costs its numbers and not a copy of the parameters.
  */
 public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket {
 
@@ -30,13 +31,47 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	Duration idleTimeout();
 
 	/**
-	 * A fresh state for a client first seen at {@code nowNanos}.
-	 */
-	LimitState newState(long nowNanos);
-
-	/**
 	 * The parameters as configured, keyed by their property names, for display.
 	 */
 	Map<String, Object> parameters();
+
+	/**
+	 * A fresh state, in an object of its own, for a client first seen at
+	 * {@code nowNanos}.
+	 */
+	default LimitState newState(long nowNanos) {
+		return new LimitState(this, nowNanos);
+	}
+
+	/**
+	 * Whether this limit's state fits in the three words, with no extension.
+	 */
+	default boolean keepsOnlyWords() {
+		return true;
+	}
+
+	/**
+	 * Make {@code state} that of a client first seen at {@code nowNanos}.
+	 */
+	void start(StateWords state, long nowNanos);
+
+	/**
+	 * Judge a request of {@code cost} units at {@code nowNanos} without consuming
+	 * anything. When allowed, the decision's remaining and reset describe the state
+	 * after {@link #commit}.
+	 */
+	Decision probe(StateWords state, long nowNanos, long cost);
+
+	/**
+	 * Consume {@code cost} units at {@code nowNanos}; only after a {@link #probe} at the
+	 * same instant allowed it.
+	 */
+	void commit(StateWords state, long nowNanos, long cost);
+
+	/**
+	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,
+	 * log size), keyed by name, for display.
+	 */
+	Map<String, Number> describe(StateWords state, long nowNanos);
 
 }

@@ -3,28 +3,54 @@ package dev.ratelimit.algorithm;
 import java.util.Map;
 
 /**
- * One client's mutable state for one {@link Limit}. Not thread-safe: the store that
+ * One client's mutable state for one {@link Limit}, in an object of its own: a limit of
+ * a tier of several, or a state judged on its own. Not thread-safe: the store that
  * holds it makes each probe-and-commit atomic.
  */
-public interface LimitState {
+public final class LimitState extends StateWords {
+
+	private final Limit limit;
+
+	private Object extension;
+
+	LimitState(Limit limit, long nowNanos) {
+		this.limit = limit;
+		limit.start(this, nowNanos);
+	}
 
 	/**
 	 * Judge a request of {@code cost} units at {@code nowNanos} without consuming
 	 * anything. When allowed, the decision's remaining and reset describe the state
 	 * after {@link #commit}.
 	 */
-	Decision probe(long nowNanos, long cost);
+	public Decision probe(long nowNanos, long cost) {
+		return this.limit.probe(this, nowNanos, cost);
+	}
 
 	/**
 	 * Consume {@code cost} units at {@code nowNanos}; only after a {@link #probe} at the
 	 * same instant allowed it.
 	 */
-	void commit(long nowNanos, long cost);
+	public void commit(long nowNanos, long cost) {
+		this.limit.commit(this, nowNanos, cost);
+	}
 
 	/**
 	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,
 	 * log size), keyed by name, for display.
 	 */
-	Map<String, Number> describe(long nowNanos);
+	public Map<String, Number> describe(long nowNanos) {
+		return this.limit.describe(this, nowNanos);
+	}
+
+	@Override
+	protected Object extension() {
+		return this.extension;
+	}
+
+	@Override
+	protected void extension(Object extension) {
+		this.extension = extension;
+	}
 
 }

@@ -44,11 +44,6 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	}
 
 	@Override
-	public LimitState newState(long nowNanos) {
-		return new State(this.limit, this.window.toNanos(), nowNanos);
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("limit", this.limit);
@@ -56,97 +51,103 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return parameters;
 	}
 
-	private static final class State extends AlignedWindowState {
+	/**
+	 * Words: the current window's index, its count, then the previous window's count.
+	 */
+	@Override
+	public void start(StateWords state, long nowNanos) {
+		AlignedWindows.start(state, nowNanos, this.window.toNanos());
+		state.word1 = 0;
+		state.word2 = 0;
+	}
 
-		private long current;
-
-		private long previous;
-
-		State(long limit, long windowNanos, long nowNanos) {
-			super(limit, windowNanos, nowNanos);
+	@Override
+	public Decision probe(StateWords state, long nowNanos, long cost) {
+		long windowNanos = this.window.toNanos();
+		roll(state, nowNanos, windowNanos);
+		long current = state.word1;
+		long previous = state.word2;
+		long elapsed = AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		double estimate = current + previous * ((double) (windowNanos - elapsed) / windowNanos);
+		boolean allowed = estimate + cost <= this.limit + Nanos.UNIT_EPSILON;
+		long remaining;
+		long reset;
+		if (allowed) {
+			remaining = Nanos.wholeUnits(this.limit - estimate - cost);
+			// The estimate falls continuously: a unit comes back once one more than the
+			// remaining fits.
+			reset = (remaining < this.limit)
+					? untilFits(current + cost, previous, remaining + 1, elapsed, windowNanos) : 0;
 		}
-
-		@Override
-		public Decision probe(long nowNanos, long cost) {
-			roll(nowNanos);
-			long elapsed = elapsed(nowNanos);
-			double estimate = estimate(this.current, this.previous, elapsed);
-			if (estimate + cost <= this.limit + Nanos.UNIT_EPSILON) {
-				long remaining = Nanos.wholeUnits(this.limit - estimate - cost);
-				// The estimate falls continuously: a unit comes back once one more than
-				// the remaining fits.
-				long reset = (remaining < this.limit) ? untilFits(this.current + cost, remaining + 1, elapsed) : 0;
-				return new Decision(true, remaining, this.limit, reset, 0);
-			}
-			return Decision.rejected(Nanos.wholeUnits(this.limit - estimate), this.limit,
-					untilFits(this.current, cost, elapsed));
+		else {
+			remaining = Nanos.wholeUnits(this.limit - estimate);
+			reset = untilFits(current, previous, cost, elapsed, windowNanos);
 		}
+		return new Decision(allowed, remaining, this.limit, reset, allowed ? 0 : reset);
+	}
 
-		@Override
-		public void commit(long nowNanos, long cost) {
-			roll(nowNanos);
-			this.current += cost;
+	@Override
+	public void commit(StateWords state, long nowNanos, long cost) {
+		roll(state, nowNanos, this.window.toNanos());
+		state.word1 += cost;
+	}
+
+	@Override
+	public Map<String, Number> describe(StateWords state, long nowNanos) {
+		long windowNanos = this.window.toNanos();
+		roll(state, nowNanos, windowNanos);
+		long elapsed = AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		double estimate = state.word1 + state.word2 * ((double) (windowNanos - elapsed) / windowNanos);
+		Map<String, Number> described = new LinkedHashMap<>();
+		described.put("current", state.word1);
+		described.put("previous", state.word2);
+		described.put("estimate", Nanos.display(estimate));
+		return described;
+	}
+
+	private static void roll(StateWords state, long nowNanos, long windowNanos) {
+		int moved = AlignedWindows.roll(state, nowNanos, windowNanos);
+		if (moved != AlignedWindows.SAME) {
+			state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
+			state.word1 = 0;
 		}
+	}
 
-		@Override
-		public Map<String, Number> describe(long nowNanos) {
-			roll(nowNanos);
-			double estimate = estimate(this.current, this.previous, elapsed(nowNanos));
-			Map<String, Number> state = new LinkedHashMap<>();
-			state.put("current", this.current);
-			state.put("previous", this.previous);
-			state.put("estimate", Nanos.display(estimate));
-			return state;
+	/**
+	 * Nanoseconds until the estimate reaches 0 if idle: the previous window weighs
+	 * until the end of the current one, the current until the end of the next.
+	 */
+	private static long untilEmpty(long current, long previous, long elapsed, long windowNanos) {
+		long untilWindowEnd = windowNanos - elapsed;
+		if (current > 0) {
+			return untilWindowEnd + windowNanos;
 		}
+		return (previous > 0) ? untilWindowEnd : 0;
+	}
 
-		@Override
-		void startWindow(boolean adjacent) {
-			this.previous = adjacent ? this.current : 0;
-			this.current = 0;
+	/**
+	 * Nanoseconds until {@code units} fit, the current window holding {@code current}:
+	 * the previous window's weight falls linearly through the current window, then the
+	 * current count becomes the previous one and falls through the next window.
+	 */
+	private long untilFits(long current, long previous, long units, long elapsed, long windowNanos) {
+		long untilWindowEnd = windowNanos - elapsed;
+		double roomNow = this.limit - units - current;
+		if (roomNow >= 0 && previous > 0) {
+			// previous * (window - e) / window <= roomNow
+			double atElapsed = windowNanos * (1 - roomNow / previous);
+			return Math.max(1, Nanos.ceil(atElapsed - elapsed));
 		}
-
-		private double estimate(long current, long previous, long elapsed) {
-			return current + previous * ((double) (this.windowNanos - elapsed) / this.windowNanos);
+		double roomNext = this.limit - units;
+		if (roomNext < 0) {
+			// More units than the limit never fit; report when the estimate is 0.
+			return untilEmpty(current, previous, elapsed, windowNanos);
 		}
-
-		/**
-		 * Nanoseconds until the estimate reaches 0 if idle: the previous window weighs
-		 * until the end of the current one, the current until the end of the next.
-		 */
-		private long untilEmpty(long current, long elapsed) {
-			long untilWindowEnd = this.windowNanos - elapsed;
-			if (current > 0) {
-				return untilWindowEnd + this.windowNanos;
-			}
-			return (this.previous > 0) ? untilWindowEnd : 0;
+		if (current <= roomNext) {
+			return untilWindowEnd;
 		}
-
-		/**
-		 * Nanoseconds until {@code units} fit, the current window holding
-		 * {@code current}: the previous window's weight falls linearly through the
-		 * current window, then the current count becomes the previous one and falls
-		 * through the next window.
-		 */
-		private long untilFits(long current, long units, long elapsed) {
-			long untilWindowEnd = this.windowNanos - elapsed;
-			double roomNow = this.limit - units - current;
-			if (roomNow >= 0 && this.previous > 0) {
-				// previous * (window - e) / window <= roomNow
-				double atElapsed = this.windowNanos * (1 - roomNow / this.previous);
-				return Math.max(1, Nanos.ceil(atElapsed - elapsed));
-			}
-			double roomNext = this.limit - units;
-			if (roomNext < 0) {
-				// More units than the limit never fit; report when the estimate is 0.
-				return untilEmpty(current, elapsed);
-			}
-			if (current <= roomNext) {
-				return untilWindowEnd;
-			}
-			double atElapsedNext = this.windowNanos * (1 - roomNext / current);
-			return untilWindowEnd + Nanos.ceil(atElapsedNext);
-		}
-
+		double atElapsedNext = windowNanos * (1 - roomNext / current);
+		return untilWindowEnd + Nanos.ceil(atElapsedNext);
 	}
 
 }

@@ -16,6 +16,8 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 */
 	static final long MAXIMUM_LIMIT = Integer.MAX_VALUE - 8;
 
+	private static final int INITIAL_CAPACITY = 8;
+
 	public SlidingWindowLog {
 		Validation.positive("limit", limit);
 		if (limit > MAXIMUM_LIMIT) {
@@ -40,9 +42,12 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		return this.window;
 	}
 
+	/**
+	 * The log's entries are kept in the state's extension.
+	 */
 	@Override
-	public LimitState newState(long nowNanos) {
-		return new State((int) this.limit, this.window.toNanos());
+	public boolean keepsOnlyWords() {
+		return false;
 	}
 
 	@Override
@@ -53,99 +58,107 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		return parameters;
 	}
 
-	private static final class State implements LimitState {
+	/**
+	 * Words: the ring's head, then the number of entries. The extension holds the
+	 * admission instants, oldest first, in a ring starting at the head; grown on demand
+	 * up to the limit so that a quiet client costs little.
+	 */
+	@Override
+	public void start(StateWords state, long nowNanos) {
+		state.word0 = 0;
+		state.word1 = 0;
+		state.extension(new long[(int) Math.min(this.limit, INITIAL_CAPACITY)]);
+	}
 
-		private static final int INITIAL_CAPACITY = 8;
-
-		private final int limit;
-
-		private final long windowNanos;
-
-		/**
-		 * Admission instants, oldest first, in a ring starting at {@code head}; grown
-		 * on demand up to {@code limit} so that a quiet client costs little.
-		 */
-		private long[] log;
-
-		private int head;
-
-		private int size;
-
-		State(int limit, long windowNanos) {
-			this.limit = limit;
-			this.windowNanos = windowNanos;
-			this.log = new long[Math.min(limit, INITIAL_CAPACITY)];
+	@Override
+	public Decision probe(StateWords state, long nowNanos, long cost) {
+		long windowNanos = this.window.toNanos();
+		long[] log = expire(state, nowNanos, windowNanos);
+		int head = (int) state.word0;
+		int size = (int) state.word1;
+		boolean allowed = cost <= this.limit - size;
+		long reset;
+		if (allowed) {
+			// A unit comes back when the oldest entry expires; the request's own entries
+			// are the oldest when the log was empty.
+			reset = (size > 0) ? untilExpired(log, head, 0, nowNanos, windowNanos) : (cost > 0) ? windowNanos : 0;
 		}
-
-		@Override
-		public Decision probe(long nowNanos, long cost) {
-			expire(nowNanos);
-			if (cost <= this.limit - this.size) {
-				long remaining = this.limit - this.size - cost;
-				// A unit comes back when the oldest entry expires; the request's own
-				// entries are the oldest when the log was empty.
-				long reset = (this.size > 0) ? untilExpired(0, nowNanos) : (cost > 0) ? this.windowNanos : 0;
-				return new Decision(true, remaining, this.limit, reset, 0);
-			}
-			// The request fits once the oldest (size + cost - limit) units have
-			// expired; a cost above the limit never fits, so report when all have.
-			long mustExpire = Math.min(this.size + cost - this.limit, this.size);
-			return Decision.rejected(this.limit - this.size, this.limit,
-					untilExpired((int) mustExpire - 1, nowNanos));
+		else {
+			// The request fits once the oldest (size + cost - limit) units have expired;
+			// a cost above the limit never fits, so report when all have.
+			long mustExpire = Math.min(size + cost - this.limit, size);
+			reset = untilExpired(log, head, (int) mustExpire - 1, nowNanos, windowNanos);
 		}
+		long remaining = this.limit - size - (allowed ? cost : 0);
+		return new Decision(allowed, remaining, this.limit, reset, allowed ? 0 : reset);
+	}
 
-		@Override
-		public void commit(long nowNanos, long cost) {
-			expire(nowNanos);
-			long at = (this.size > 0) ? Math.max(nowNanos, entry(this.size - 1)) : nowNanos;
-			ensureCapacity(this.size + (int) cost);
-			for (long i = 0; i < cost; i++) {
-				this.log[(this.head + this.size) % this.log.length] = at;
-				this.size++;
-			}
+	@Override
+	public void commit(StateWords state, long nowNanos, long cost) {
+		long[] log = expire(state, nowNanos, this.window.toNanos());
+		int size = (int) state.word1;
+		long at = (size > 0) ? Math.max(nowNanos, entry(log, (int) state.word0, size - 1)) : nowNanos;
+		log = ensureCapacity(state, log, size + (int) cost);
+		int head = (int) state.word0;
+		for (long i = 0; i < cost; i++) {
+			log[(head + size) % log.length] = at;
+			size++;
 		}
+		state.word1 = size;
+	}
 
-		@Override
-		public Map<String, Number> describe(long nowNanos) {
-			expire(nowNanos);
-			return Map.of("logSize", this.size);
+	@Override
+	public Map<String, Number> describe(StateWords state, long nowNanos) {
+		expire(state, nowNanos, this.window.toNanos());
+		return Map.of("logSize", (int) state.word1);
+	}
+
+	/**
+	 * Drop the entries no longer in the window ending at {@code nowNanos}.
+	 * @return the log
+	 */
+	private static long[] expire(StateWords state, long nowNanos, long windowNanos) {
+		long[] log = (long[]) state.extension();
+		int head = (int) state.word0;
+		int size = (int) state.word1;
+		while (size > 0 && nowNanos - log[head] >= windowNanos) {
+			head = (head + 1) % log.length;
+			size--;
 		}
+		state.word0 = head;
+		state.word1 = size;
+		return log;
+	}
 
-		private void expire(long nowNanos) {
-			while (this.size > 0 && nowNanos - this.log[this.head] >= this.windowNanos) {
-				this.head = (this.head + 1) % this.log.length;
-				this.size--;
-			}
+	/**
+	 * Nanoseconds until the entry at {@code index} (0 = oldest) expires; 0 when there is
+	 * no such entry.
+	 */
+	private static long untilExpired(long[] log, int head, int index, long nowNanos, long windowNanos) {
+		if (index < 0) {
+			return 0;
 		}
+		return Math.max(0, entry(log, head, index) + windowNanos - nowNanos);
+	}
 
-		/**
-		 * Nanoseconds until the entry at {@code index} (0 = oldest) expires; 0 when
-		 * there is no such entry.
-		 */
-		private long untilExpired(int index, long nowNanos) {
-			if (index < 0) {
-				return 0;
-			}
-			return Math.max(0, entry(index) + this.windowNanos - nowNanos);
+	private static long entry(long[] log, int head, int index) {
+		return log[(head + index) % log.length];
+	}
+
+	private long[] ensureCapacity(StateWords state, long[] log, int required) {
+		if (required <= log.length) {
+			return log;
 		}
-
-		private long entry(int index) {
-			return this.log[(this.head + index) % this.log.length];
+		int capacity = (int) Math.min(this.limit, Math.max(required, 2L * log.length));
+		long[] grown = new long[capacity];
+		int head = (int) state.word0;
+		int size = (int) state.word1;
+		for (int i = 0; i < size; i++) {
+			grown[i] = entry(log, head, i);
 		}
-
-		private void ensureCapacity(int required) {
-			if (required <= this.log.length) {
-				return;
-			}
-			int capacity = (int) Math.min(this.limit, Math.max(required, 2L * this.log.length));
-			long[] grown = new long[capacity];
-			for (int i = 0; i < this.size; i++) {
-				grown[i] = entry(i);
-			}
-			this.log = grown;
-			this.head = 0;
-		}
-
+		state.word0 = 0;
+		state.extension(grown);
+		return grown;
 	}
 
 }

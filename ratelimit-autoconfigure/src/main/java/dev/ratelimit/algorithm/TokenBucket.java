@@ -42,11 +42,6 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	}
 
 	@Override
-	public LimitState newState(long nowNanos) {
-		return new State(this.capacity, this.refillRate, this.refillPeriod.toNanos(), nowNanos);
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("capacity", this.capacity);
@@ -55,77 +50,75 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		return parameters;
 	}
 
-	private static final class State implements LimitState {
+	/**
+	 * Words: the tokens held (a {@code double}'s bits), then when they were last
+	 * refilled.
+	 */
+	@Override
+	public void start(StateWords state, long nowNanos) {
+		state.word0 = Double.doubleToRawLongBits(this.capacity);
+		state.word1 = nowNanos;
+	}
 
-		private final long capacity;
-
-		private final double rate;
-
-		private final double periodNanos;
-
-		private double tokens;
-
-		private long refilledAt;
-
-		State(long capacity, double rate, long periodNanos, long nowNanos) {
-			this.capacity = capacity;
-			this.rate = rate;
-			this.periodNanos = periodNanos;
-			this.tokens = capacity;
-			this.refilledAt = nowNanos;
+	@Override
+	public Decision probe(StateWords state, long nowNanos, long cost) {
+		double periodNanos = this.refillPeriod.toNanos();
+		double tokens = refill(state, nowNanos, periodNanos);
+		boolean allowed = tokens + Nanos.UNIT_EPSILON >= cost;
+		long remaining;
+		long reset;
+		if (allowed) {
+			double after = Math.max(0, tokens - cost);
+			remaining = Nanos.wholeUnits(after);
+			// When the next whole token arrives, not when the bucket is full again: within
+			// that time the client can use no more than the remaining.
+			reset = (remaining < this.capacity) ? untilHolding(remaining + 1, after, periodNanos) : 0;
 		}
-
-		@Override
-		public Decision probe(long nowNanos, long cost) {
-			refill(nowNanos);
-			if (this.tokens + Nanos.UNIT_EPSILON >= cost) {
-				double after = Math.max(0, this.tokens - cost);
-				long remaining = Nanos.wholeUnits(after);
-				// When the next whole token arrives, not when the bucket is full again:
-				// within that time the client can use no more than the remaining.
-				long reset = (remaining < this.capacity) ? untilHolding(remaining + 1, after) : 0;
-				return new Decision(true, remaining, this.capacity, reset, 0);
-			}
+		else {
+			remaining = Nanos.wholeUnits(tokens);
 			// A cost above the capacity never fits; report when the bucket is full.
-			long retryAfter = untilHolding(Math.min(cost, this.capacity), this.tokens);
-			return Decision.rejected(Nanos.wholeUnits(this.tokens), this.capacity, Math.max(1, retryAfter));
+			reset = Math.max(1, untilHolding(Math.min(cost, this.capacity), tokens, periodNanos));
 		}
+		return new Decision(allowed, remaining, this.capacity, reset, allowed ? 0 : reset);
+	}
 
-		@Override
-		public void commit(long nowNanos, long cost) {
-			refill(nowNanos);
-			this.tokens = Math.max(0, this.tokens - cost);
+	@Override
+	public void commit(StateWords state, long nowNanos, long cost) {
+		double tokens = refill(state, nowNanos, this.refillPeriod.toNanos());
+		state.word0 = Double.doubleToRawLongBits(Math.max(0, tokens - cost));
+	}
+
+	@Override
+	public Map<String, Number> describe(StateWords state, long nowNanos) {
+		return Map.of("tokens", Nanos.display(refill(state, nowNanos, this.refillPeriod.toNanos())));
+	}
+
+	/**
+	 * The tokens held at {@code nowNanos}.
+	 */
+	private double refill(StateWords state, long nowNanos, double periodNanos) {
+		double tokens = Double.longBitsToDouble(state.word0);
+		long elapsed = nowNanos - state.word1;
+		// A late reading neither refills nor moves the refill instant back.
+		if (elapsed <= 0) {
+			return tokens;
 		}
+		// Multiplying before dividing keeps whole periods exact: 1s at 3/s is 3.0.
+		tokens = Math.min(this.capacity, tokens + elapsed * this.refillRate / periodNanos);
+		state.word0 = Double.doubleToRawLongBits(tokens);
+		state.word1 = nowNanos;
+		return tokens;
+	}
 
-		@Override
-		public Map<String, Number> describe(long nowNanos) {
-			refill(nowNanos);
-			return Map.of("tokens", Nanos.display(this.tokens));
+	/**
+	 * Nanoseconds until the bucket, now holding {@code tokens}, holds {@code target}.
+	 */
+	private long untilHolding(double target, double tokens, double periodNanos) {
+		double missing = target - tokens;
+		if (missing <= Nanos.UNIT_EPSILON) {
+			return 0;
 		}
-
-		private void refill(long nowNanos) {
-			long elapsed = nowNanos - this.refilledAt;
-			// A late reading neither refills nor moves the refill instant back.
-			if (elapsed <= 0) {
-				return;
-			}
-			// Multiplying before dividing keeps whole periods exact: 1s at 3/s is 3.0.
-			this.tokens = Math.min(this.capacity, this.tokens + elapsed * this.rate / this.periodNanos);
-			this.refilledAt = nowNanos;
-		}
-
-		/**
-		 * Nanoseconds until the bucket, now holding {@code tokens}, holds
-		 * {@code target}.
-		 */
-		private long untilHolding(double target, double tokens) {
-			double missing = target - tokens;
-			if (missing <= Nanos.UNIT_EPSILON) {
-				return 0;
-			}
-			return Nanos.ceil(missing * this.periodNanos / this.rate);
-		}
-
+		return Nanos.ceil(missing * periodNanos / this.refillRate);
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.ratelimit.algorithm;
 
+import java.util.Objects;
+
 /**
  * The outcome of all limits of a tier for one request: a request must pass every
  * limit. Holds every limit's decision, so that headers can describe each limit, and
@@ -11,28 +13,31 @@ package dev.ratelimit.algorithm;
  * RateLimit-Remaining field values"); of equals, the one whose reset is furthest. On a
  * rejection only the limits that rejected are candidates, so that the reported reset is
  * a retry-after.
+ * <p>
+ * The verdict of a tier of one limit is that limit's {@link Decision} itself.
  */
-public final class Verdict {
+public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 	private static final Decision[] NO_DECISIONS = {};
 
 	private final boolean allowed;
 
-	private final Decision[] decisions;
-
-	private final int reportedIndex;
-
 	private final long retryAfterNanos;
 
 	private final boolean fallback;
 
-	private Verdict(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
-			boolean fallback) {
+	Verdict(boolean allowed, long retryAfterNanos, boolean fallback) {
 		this.allowed = allowed;
-		this.decisions = decisions;
-		this.reportedIndex = reportedIndex;
 		this.retryAfterNanos = retryAfterNanos;
 		this.fallback = fallback;
+	}
+
+	/**
+	 * The verdict of a tier of one limit: its decision.
+	 * @return the verdict, never a fallback
+	 */
+	public static Verdict of(Decision decision) {
+		return decision;
 	}
 
 	/**
@@ -46,6 +51,9 @@ public final class Verdict {
 	public static Verdict of(Decision... decisions) {
 		if (decisions.length == 0) {
 			throw new IllegalArgumentException("a verdict needs at least one decision");
+		}
+		if (decisions.length == 1) {
+			return of(decisions[0]);
 		}
 		boolean allowed = true;
 		long retryAfter = 0;
@@ -61,7 +69,7 @@ public final class Verdict {
 				reported = i;
 			}
 		}
-		return new Verdict(allowed, decisions, reported, retryAfter, false);
+		return new OfAll(allowed, decisions, reported, retryAfter, false);
 	}
 
 	/**
@@ -69,14 +77,16 @@ public final class Verdict {
 	 * report.
 	 */
 	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
-		return new Verdict(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
+		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
 	}
 
 	/**
 	 * This verdict, marked as decided by a store's failure mode.
 	 */
-	public Verdict asFallback() {
-		return new Verdict(this.allowed, this.decisions, this.reportedIndex, this.retryAfterNanos, true);
+	public abstract Verdict asFallback();
+
+	static Verdict fallbackOf(Decision decision) {
+		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), true);
 	}
 
 	/**
@@ -112,49 +122,30 @@ public final class Verdict {
 	 * How many limits were consulted: the tier's limit count, or {@code 0} when no limit
 	 * could be.
 	 */
-	public int limitCount() {
-		return this.decisions.length;
-	}
+	public abstract int limitCount();
 
 	/**
 	 * The decision of the limit at {@code index} in the tier's list of limits.
 	 */
-	public Decision decision(int index) {
-		return this.decisions[index];
-	}
+	public abstract Decision decision(int index);
 
 	/**
 	 * Index of the limit reported to the client; {@code -1} when no limit could be
 	 * consulted.
 	 */
-	public int reportedIndex() {
-		return this.reportedIndex;
-	}
+	public abstract int reportedIndex();
 
 	/**
 	 * The decision of the limit reported to the client, or {@code null} when no limit
 	 * could be consulted.
 	 */
-	public Decision reported() {
-		return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
-	}
+	public abstract Decision reported();
 
 	/**
 	 * The indexes of the limits, in the order they are reported: the reported limit
 	 * first, then by the same rule.
 	 */
-	public int[] reportOrder() {
-		int[] order = new int[this.decisions.length];
-		for (int i = 0; i < order.length; i++) {
-			int at = i;
-			while (at > 0 && reportsBefore(this.allowed, this.decisions, i, order[at - 1])) {
-				order[at] = order[at - 1];
-				at--;
-			}
-			order[at] = i;
-		}
-		return order;
-	}
+	public abstract int[] reportOrder();
 
 	/**
 	 * Whether the limit at {@code candidate} is reported before the one at
@@ -170,6 +161,63 @@ public final class Verdict {
 			return a.remaining() < b.remaining();
 		}
 		return a.resetNanos() > b.resetNanos();
+	}
+
+	/**
+	 * The verdict of a tier of several limits, of none, or of a store's failure mode.
+	 */
+	static final class OfAll extends Verdict {
+
+		private final Decision[] decisions;
+
+		private final int reportedIndex;
+
+		private OfAll(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
+				boolean fallback) {
+			super(allowed, retryAfterNanos, fallback);
+			this.decisions = decisions;
+			this.reportedIndex = reportedIndex;
+		}
+
+		@Override
+		public Verdict asFallback() {
+			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), true);
+		}
+
+		@Override
+		public int limitCount() {
+			return this.decisions.length;
+		}
+
+		@Override
+		public Decision decision(int index) {
+			return this.decisions[index];
+		}
+
+		@Override
+		public int reportedIndex() {
+			return this.reportedIndex;
+		}
+
+		@Override
+		public Decision reported() {
+			return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
+		}
+
+		@Override
+		public int[] reportOrder() {
+			int[] order = new int[this.decisions.length];
+			for (int i = 0; i < order.length; i++) {
+				int at = i;
+				while (at > 0 && reportsBefore(allowed(), this.decisions, i, order[at - 1])) {
+					order[at] = order[at - 1];
+					at--;
+				}
+				order[at] = i;
+			}
+			return order;
+		}
+
 	}
 
 }

@@ -4,11 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Objects;
 
 /**
  * Identifies one client's bucket: a policy, the tier the client was judged under, and
  * the resolved key. A key seen under two tiers (an IP with and without an API key)
  * has one bucket per tier, so switching tiers never resets a quota.
+ * <p>
+ * An id equals the Caffeine store's bucket of the same policy, tier and key, and hashes
+ * alike, so that a request's id finds its bucket without building another key.
  *
  * @param policy the policy id
  * @param tier the tier name
@@ -30,6 +34,34 @@ public record BucketId(String policy, String tier, String key) {
 	public static final String DIGEST_PREFIX = "sha256:";
 
 	private static final int DIGEST_KEY_LENGTH = DIGEST_PREFIX.length() + 64;
+
+	@Override
+	public boolean equals(Object other) {
+		if (other instanceof BucketId id) {
+			return Objects.equals(this.policy, id.policy) && Objects.equals(this.tier, id.tier)
+					&& Objects.equals(this.key, id.key);
+		}
+		return other instanceof LocalBucket bucket && bucket.is(this.policy, this.tier, this.key);
+	}
+
+	@Override
+	public int hashCode() {
+		return hash(hash(this.policy, this.tier), Objects.hashCode(this.key));
+	}
+
+	/**
+	 * The part of a bucket's hash that its policy and tier make.
+	 */
+	static int hash(String policy, String tier) {
+		return 31 * Objects.hashCode(policy) + Objects.hashCode(tier);
+	}
+
+	/**
+	 * A bucket's hash from {@link #hash(String, String)} and its key's hash.
+	 */
+	static int hash(int policyAndTier, int key) {
+		return 31 * policyAndTier + key;
+	}
 
 	/**
 	 * The key a client's key is kept under: itself, or {@code sha256:<hex digest>} of

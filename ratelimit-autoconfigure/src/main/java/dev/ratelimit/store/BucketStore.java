@@ -26,6 +26,17 @@ public interface BucketStore {
 	Mono<Verdict> acquire(BucketId id, Tier tier, long cost);
 
 	/**
+	 * {@link #acquire} answered at once, for a store that decides in this node's memory:
+	 * the caller gets the verdict without a {@code Mono} around it.
+	 * @return the verdict, or {@code null} when this store cannot decide without waiting
+	 * (on a remote store), in which case nothing was consumed and {@link #acquire}
+	 * decides
+	 */
+	default Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		return null;
+	}
+
+	/**
 	 * The live buckets of a policy, walked without locking the store or copying it.
 	 */
 	Flux<BucketSnapshot> buckets(RateLimitPolicy policy);

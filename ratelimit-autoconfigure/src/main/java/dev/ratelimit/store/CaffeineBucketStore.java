@@ -1,6 +1,5 @@
 package dev.ratelimit.store;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,8 +16,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 
-import dev.ratelimit.algorithm.Bucket;
 import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -33,9 +32,11 @@ import reactor.core.publisher.Mono;
  * would be as good as new anyway, so memory stays flat however many clients come and
  * go. Each decision holds that bucket's own monitor: there is no global lock.
  * <p>
- * When the cache is full, evicting a bucket while a request is being judged against it
- * lets the next request start a fresh one: under that pressure a client may get a new
- * quota, never a crash.
+ * A bucket is one object holding its state and its identity, the cache's key and value
+ * at once (see {@link LocalBucket}); what the buckets of a tier share (limits, idle
+ * timeout) is held once per tier. When the cache is full, evicting a bucket while a
+ * request is being judged against it lets the next request start a fresh one: under
+ * that pressure a client may get a new quota, never a crash.
  */
 public final class CaffeineBucketStore implements BucketStore {
 
@@ -43,7 +44,15 @@ public final class CaffeineBucketStore implements BucketStore {
 
 	private final long maximumKeys;
 
-	private final Cache<BucketId, LiveBucket> cache;
+	/**
+	 * Buckets keyed by themselves: looked up by {@link BucketId}, which equals them.
+	 */
+	private final Cache<Object, LocalBucket> cache;
+
+	/**
+	 * Tiers by policy id, then tier name, created with their first bucket.
+	 */
+	private final Map<String, Map<String, PolicyTier>> tiers = new ConcurrentHashMap<>();
 
 	/**
 	 * Live buckets per policy id, counted as buckets are created and removed, so that
@@ -75,7 +84,7 @@ public final class CaffeineBucketStore implements BucketStore {
 			.ticker(clock::nanoTime)
 			.executor(maintenanceExecutor)
 			.maximumSize(maximumKeys)
-			.expireAfter(Expiry.accessing((BucketId id, LiveBucket live) -> live.idleTimeout))
+			.expireAfter(new IdleTimeout())
 			.removalListener(this::removed)
 			.build();
 	}
@@ -87,16 +96,24 @@ public final class CaffeineBucketStore implements BucketStore {
 
 	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
-		LiveBucket live = this.cache.getIfPresent(id);
-		if (live == null) {
-			live = this.cache.get(id, (newId) -> create(newId, tier));
+		return Mono.just(acquireNow(id, tier, cost));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Never {@code null}: this store always decides at once.
+	 */
+	@Override
+	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		LocalBucket bucket = this.cache.getIfPresent(id);
+		if (bucket == null) {
+			bucket = create(id, tier);
 		}
-		Verdict verdict;
-		synchronized (live) {
+		synchronized (bucket) {
 			// Read inside the monitor so that each bucket sees time move forward.
-			verdict = live.bucket.tryAcquire(this.clock.nanoTime(), cost);
+			return bucket.tryAcquire(this.clock.nanoTime(), cost);
 		}
-		return Mono.just(verdict);
 	}
 
 	@Override
@@ -104,10 +121,10 @@ public final class CaffeineBucketStore implements BucketStore {
 		// The map view iterates weakly consistently: no lock, no copy, and expired
 		// buckets are skipped.
 		return Flux.fromStream(() -> this.cache.asMap()
-			.entrySet()
+			.values()
 			.stream()
-			.filter((entry) -> entry.getKey().policy().equals(policy.id()))
-			.map((entry) -> snapshot(entry.getKey(), entry.getValue())));
+			.filter((bucket) -> bucket.policyTier.policy.equals(policy.id()))
+			.map(this::snapshot));
 	}
 
 	@Override
@@ -116,15 +133,14 @@ public final class CaffeineBucketStore implements BucketStore {
 			List<BucketSnapshot> snapshots = new ArrayList<>();
 			for (BucketId id : ids(policy, key)) {
 				// Quietly: looking at a bucket must not keep it alive.
-				LiveBucket live = this.cache.policy().getIfPresentQuietly(id);
-				if (live != null) {
-					snapshots.add(snapshot(id, live));
+				LocalBucket bucket = this.cache.policy().getIfPresentQuietly(id);
+				if (bucket != null) {
+					snapshots.add(snapshot(bucket));
 				}
 			}
 			return Flux.fromIterable(snapshots);
 		});
 	}
-
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
 		return Mono.fromSupplier(() -> {
@@ -162,28 +178,42 @@ public final class CaffeineBucketStore implements BucketStore {
 		return new StoreHealth(true, details);
 	}
 
-	private LiveBucket create(BucketId id, Tier tier) {
-		this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder()).increment();
-		return new LiveBucket(tier, new Bucket(tier.limits(), this.clock.nanoTime()));
+	/**
+	 * The bucket of a client not found in the cache: a new one, or the one another
+	 * thread created meanwhile.
+	 */
+	private LocalBucket create(BucketId id, Tier tier) {
+		LocalBucket created = LocalBucket.create(policyTier(id, tier), id.key(), this.clock.nanoTime());
+		LocalBucket bucket = this.cache.get(created, (key) -> created);
+		if (bucket == created) {
+			created.policyTier.policyBuckets.increment();
+		}
+		return bucket;
 	}
 
-	private void removed(BucketId id, LiveBucket live, RemovalCause cause) {
-		if (id != null) {
-			this.bucketCounts.get(id.policy()).decrement();
+	private PolicyTier policyTier(BucketId id, Tier tier) {
+		return this.tiers.computeIfAbsent(id.policy(), (policy) -> new ConcurrentHashMap<>())
+			.computeIfAbsent(id.tier(), (name) -> new PolicyTier(id.policy(), tier,
+					this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder())));
+	}
+
+	private void removed(Object key, LocalBucket bucket, RemovalCause cause) {
+		if (bucket != null) {
+			bucket.policyTier.policyBuckets.decrement();
 		}
 	}
 
-	private BucketSnapshot snapshot(BucketId id, LiveBucket live) {
-		synchronized (live) {
+	private BucketSnapshot snapshot(LocalBucket bucket) {
+		synchronized (bucket) {
 			long now = this.clock.nanoTime();
-			Bucket bucket = live.bucket;
-			List<LimitSnapshot> limits = new ArrayList<>(bucket.limits().size());
-			for (int i = 0; i < bucket.limits().size(); i++) {
+			List<Limit> limits = bucket.limits();
+			List<LimitSnapshot> snapshots = new ArrayList<>(limits.size());
+			for (int i = 0; i < limits.size(); i++) {
 				Decision decision = bucket.peek(i, now);
-				limits.add(new LimitSnapshot(bucket.limits().get(i).algorithm().configName(), decision.limit(),
+				snapshots.add(new LimitSnapshot(limits.get(i).algorithm().configName(), decision.limit(),
 						decision.remaining(), decision.resetSeconds(), bucket.describe(i, now)));
 			}
-			return new BucketSnapshot(id, bucket.requests(), List.copyOf(limits));
+			return new BucketSnapshot(bucket.id(), bucket.requests(), List.copyOf(snapshots));
 		}
 	}
 
@@ -200,17 +230,23 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * A client's bucket and how long it may stay idle; its monitor guards the bucket.
+	 * A bucket expires once idle for its tier's idle timeout.
 	 */
-	private static final class LiveBucket {
+	private static final class IdleTimeout implements Expiry<Object, LocalBucket> {
 
-		private final Bucket bucket;
+		@Override
+		public long expireAfterCreate(Object key, LocalBucket bucket, long currentTime) {
+			return bucket.policyTier.idleTimeoutNanos;
+		}
 
-		private final Duration idleTimeout;
+		@Override
+		public long expireAfterUpdate(Object key, LocalBucket bucket, long currentTime, long currentDuration) {
+			return bucket.policyTier.idleTimeoutNanos;
+		}
 
-		LiveBucket(Tier tier, Bucket bucket) {
-			this.bucket = bucket;
-			this.idleTimeout = tier.idleTimeout();
+		@Override
+		public long expireAfterRead(Object key, LocalBucket bucket, long currentTime, long currentDuration) {
+			return bucket.policyTier.idleTimeoutNanos;
 		}
 
 	}

@@ -140,7 +140,7 @@ class AlgorithmInvariantPropertiesTests {
 	void retryAfterIsNeverEarlierThanTheMomentTheRequestIsAdmitted(@ForAll("tiers") List<Limit> limits,
 			@ForAll("start") long start, @ForAll("requests") List<Request> requests) {
 		long smallestQuota = limits.stream().mapToLong(Limit::quota).min().getAsLong();
-		Bucket bucket = new Bucket(limits, start);
+		Bucket bucket = Bucket.of(limits, start);
 		long now = start;
 		for (int i = 0; i < requests.size(); i++) {
 			Request request = requests.get(i);
@@ -200,7 +200,7 @@ class AlgorithmInvariantPropertiesTests {
 	 * each, and returns what was admitted.
 	 */
 	private static List<Admission> run(Limit limit, long start, List<Request> requests, StepCheck eachStep) {
-		Bucket bucket = new Bucket(List.of(limit), start);
+		Bucket bucket = Bucket.of(List.of(limit), start);
 		List<Admission> admitted = new ArrayList<>();
 		long now = start;
 		for (Request request : requests) {
@@ -233,7 +233,7 @@ class AlgorithmInvariantPropertiesTests {
 	}
 
 	private static Bucket replay(List<Limit> limits, long start, List<Request> history, long smallestQuota) {
-		Bucket bucket = new Bucket(limits, start);
+		Bucket bucket = Bucket.of(limits, start);
 		long now = start;
 		for (Request request : history) {
 			now += request.gap();

@@ -189,7 +189,7 @@ class AlgorithmPropertiesTests {
 			@ForAll @Size(max = 100) List<@IntRange(min = 0, max = 300) Integer> gaps,
 			@ForAll @IntRange(min = 1, max = 3) int cost) {
 		Limit limit = limit(algorithm, quota);
-		Bucket bucket = new Bucket(List.of(limit), 0);
+		Bucket bucket = Bucket.of(List.of(limit), 0);
 		long now = 0;
 		for (int i = 0; i < gaps.size(); i++) {
 			now += gaps.get(i) * MILLISECOND;
@@ -226,7 +226,7 @@ class AlgorithmPropertiesTests {
 	 * A fresh bucket that has seen the same requests.
 	 */
 	private static Bucket replay(Limit limit, List<Integer> gaps, int cost) {
-		Bucket bucket = new Bucket(List.of(limit), 0);
+		Bucket bucket = Bucket.of(List.of(limit), 0);
 		long now = 0;
 		for (int gap : gaps) {
 			now += gap * MILLISECOND;

@@ -14,7 +14,7 @@ class BucketTests {
 
 	@Test
 	void rejectionBySecondLimitConsumesNothingFromTheFirst() {
-		Bucket bucket = new Bucket(List.of(new TokenBucket(10, 1, Duration.ofSeconds(1)),
+		Bucket bucket = Bucket.of(List.of(new TokenBucket(10, 1, Duration.ofSeconds(1)),
 				new FixedWindow(2, Duration.ofMinutes(1))), 0);
 		assertThat(bucket.tryAcquire(0, 1).allowed()).isTrue();
 		assertThat(bucket.tryAcquire(0, 1).allowed()).isTrue();
@@ -29,7 +29,7 @@ class BucketTests {
 
 	@Test
 	void admissionConsumesFromEveryLimit() {
-		Bucket bucket = new Bucket(List.of(new TokenBucket(10, 1, Duration.ofSeconds(1)),
+		Bucket bucket = Bucket.of(List.of(new TokenBucket(10, 1, Duration.ofSeconds(1)),
 				new SlidingWindowLog(100, Duration.ofMinutes(1))), 0);
 		Verdict verdict = bucket.tryAcquire(0, 3);
 		assertThat(verdict.allowed()).isTrue();
@@ -40,7 +40,7 @@ class BucketTests {
 
 	@Test
 	void countsEveryRequestJudged() {
-		Bucket bucket = new Bucket(List.of(new FixedWindow(1, Duration.ofSeconds(1))), 0);
+		Bucket bucket = Bucket.of(List.of(new FixedWindow(1, Duration.ofSeconds(1))), 0);
 		bucket.tryAcquire(0, 1);
 		bucket.tryAcquire(0, 1);
 		bucket.tryAcquire(0, 1);
@@ -50,7 +50,7 @@ class BucketTests {
 
 	@Test
 	void needsALimit() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new Bucket(List.of(), 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> Bucket.of(List.of(), 0))
 			.withMessage("a bucket needs at least one limit");
 	}
 

@@ -59,6 +59,27 @@ class CaffeineBucketStoreTests {
 		assertThat(acquire(bob, this.anonymous).allowed()).isTrue();
 	}
 
+	@Test
+	void keysOfEveryShapeHaveBucketsOfTheirOwn() {
+		// One-word addresses, two-word keys, strings, and keys alike in their low bytes.
+		List<String> keys = List.of("203.0.113.7", "203.0.113.70", "::1", "alice", "client-200000", "A", "\u0141",
+				"abcdefghijklmnopq", "ключ", "a\u0000");
+		for (String key : keys) {
+			assertThat(acquire(new BucketId("orders", "anonymous", key), this.anonymous).reported().remaining())
+				.as(key)
+				.isEqualTo(1);
+		}
+		for (String key : keys) {
+			assertThat(acquire(new BucketId("orders", "anonymous", key), this.anonymous).reported().remaining())
+				.as(key)
+				.isZero();
+			assertThat(this.store.bucket(this.orders, key).blockFirst().requests()).as(key).isEqualTo(2);
+		}
+		assertThat(this.store.buckets(this.orders).map((snapshot) -> snapshot.id().key()).collectList().block())
+			.containsExactlyInAnyOrderElementsOf(keys);
+		assertThat(this.store.bucketCount(this.orders).block()).isEqualTo(keys.size());
+	}
+
 	static List<Limit> limitsOfOneHundred() {
 		Duration hour = Duration.ofHours(1);
 		return List.of(new FixedWindow(100, hour), new SlidingWindowLog(100, hour), new SlidingWindowCounter(100, hour),

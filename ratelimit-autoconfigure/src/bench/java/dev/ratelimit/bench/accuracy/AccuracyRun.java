@@ -120,7 +120,7 @@ public final class AccuracyRun {
 	}
 
 	private static Outcome run(Limit limit, long[] arrivals) {
-		Bucket bucket = new Bucket(List.of(limit), 0);
+		Bucket bucket = Bucket.of(List.of(limit), 0);
 		boolean[] admitted = new boolean[arrivals.length];
 		for (int i = 0; i < arrivals.length; i++) {
 			admitted[i] = bucket.tryAcquire(arrivals[i], 1).allowed();

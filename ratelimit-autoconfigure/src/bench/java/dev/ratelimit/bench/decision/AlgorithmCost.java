@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The bare algorithm: one bucket's decision at the clock's reading, without the store
@@ -33,7 +34,7 @@ public class AlgorithmCost {
 
 	@Setup
 	public void create() {
-		this.bucket = new Bucket(List.of(Contender.of(this.limiter).limit(Quota.OPEN_HOT)), System.nanoTime());
+		this.bucket = Bucket.of(List.of(Contender.of(this.limiter).limit(Quota.OPEN_HOT)), System.nanoTime());
 		if (!this.bucket.tryAcquire(System.nanoTime(), 1).allowed()) {
 			throw new IllegalStateException(this.limiter + " rejected the benchmark's first request");
 		}
@@ -41,8 +42,8 @@ public class AlgorithmCost {
 
 	@Benchmark
 	@Threads(1)
-	public Object hotKey() {
-		return this.bucket.tryAcquire(System.nanoTime(), 1);
+	public void hotKey(Blackhole blackhole) {
+		Contender.consume(this.bucket.tryAcquire(System.nanoTime(), 1), blackhole);
 	}
 
 }

@@ -1,0 +1,63 @@
+package dev.ratelimit.store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.ratelimit.algorithm.Bucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.Tier;
+
+/**
+ * A tier of a policy as the Caffeine store keeps its buckets: what every bucket of the
+ * tier shares, held once rather than per bucket.
+ */
+final class PolicyTier {
+
+	final String policy;
+
+	final String tierName;
+
+	final List<Limit> limits;
+
+	/**
+	 * How long a bucket may stay idle before it is as good as new, in nanoseconds.
+	 */
+	final long idleTimeoutNanos;
+
+	/**
+	 * Whether a bucket keeps only words, so that its key may be packed beside them.
+	 */
+	final boolean keepsOnlyWords;
+
+	/**
+	 * The part of every bucket's hash that the policy and tier make, as
+	 * {@link BucketId#hashCode()} computes it.
+	 */
+	final int hash;
+
+	/**
+	 * The live buckets of the policy, which every tier of the policy counts in.
+	 */
+	final LongAdder policyBuckets;
+
+	PolicyTier(String policy, Tier tier, LongAdder policyBuckets) {
+		this.policy = policy;
+		this.tierName = tier.name();
+		this.limits = tier.limits();
+		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout());
+		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
+		this.hash = BucketId.hash(policy, this.tierName);
+		this.policyBuckets = policyBuckets;
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+}

@@ -1,0 +1,43 @@
+package dev.ratelimit.store;
+
+/**
+ * A bucket keeping its key as a {@code String}: a key too long to pack, or a bucket with
+ * an extension (a sliding window log, a tier of several limits).
+ */
+final class StringKeyBucket extends LocalBucket {
+
+	private final String key;
+
+	private Object extension;
+
+	StringKeyBucket(PolicyTier policyTier, String key) {
+		super(policyTier);
+		this.key = key;
+	}
+
+	@Override
+	String key() {
+		return this.key;
+	}
+
+	@Override
+	boolean hasKey(String key) {
+		return this.key.equals(key);
+	}
+
+	@Override
+	int keyHash() {
+		return this.key.hashCode();
+	}
+
+	@Override
+	protected Object extension() {
+		return this.extension;
+	}
+
+	@Override
+	protected void extension(Object extension) {
+		this.extension = extension;
+	}
+
+}

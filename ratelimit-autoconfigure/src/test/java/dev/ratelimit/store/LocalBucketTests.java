@@ -1,0 +1,76 @@
+package dev.ratelimit.store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.policy.Tier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LocalBucketTests {
+
+	private static final PolicyTier WORDS = new PolicyTier("orders",
+			new Tier("anonymous", List.of(new FixedWindow(5, Duration.ofMinutes(1)))), new LongAdder());
+
+	private static final PolicyTier LOG = new PolicyTier("orders",
+			new Tier("anonymous", List.of(new SlidingWindowLog(5, Duration.ofMinutes(1)))), new LongAdder());
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", "0", "203.0.113.7", "255.255.255.255", "::1", "1:2:3:4:5:6:7:8", "alice",
+			"client-200000", "abcdefghijklmnop", "abcdefghijklmnopq", "2001:db8:0:0:0:0:0:1", "é", "\u0000", "a\u0000",
+			"ключ", "\uD83D\uDD11", "sha256:cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" })
+	void aBucketEqualsItsIdAndHashesAlikeWhateverItsKeysShape(String key) {
+		for (PolicyTier tier : List.of(WORDS, LOG)) {
+			LocalBucket bucket = LocalBucket.create(tier, key, 0);
+			BucketId id = new BucketId("orders", "anonymous", key);
+			assertThat(bucket.key()).isEqualTo(key);
+			assertThat(bucket.id()).isEqualTo(id);
+			assertThat(bucket).isEqualTo(id).hasSameHashCodeAs(id).isEqualTo(LocalBucket.create(tier, key, 0));
+			assertThat(id).isEqualTo(bucket);
+			assertThat(bucket).isNotEqualTo(new BucketId("orders", "pro", key))
+				.isNotEqualTo(new BucketId("search", "anonymous", key))
+				.isNotEqualTo(new BucketId("orders", "anonymous", key + "0"));
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "203.0.113.7", "255.255.255.255", "::1", "1:2:3:4:5:6:7:8", "" })
+	void addressesArePackedInOneWord(String key) {
+		assertThat(LocalBucket.create(WORDS, key, 0)).isInstanceOf(AddressKeyBucket.class);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "alice", "client-200000", "abcdefghijklmnop", "2001:db8::1", "é", "1234567890123456" })
+	void otherShortKeysArePackedInTwoWords(String key) {
+		assertThat(LocalBucket.create(WORDS, key, 0)).isInstanceOf(PackedKeyBucket.class);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "abcdefghijklmnopq", "2001:db8:0:0:0:0:0:1", "\u0000", "a\u0000", "ключ", "\u0100" })
+	void keysThatDoNotFitAreKeptAsStrings(String key) {
+		assertThat(LocalBucket.create(WORDS, key, 0)).isInstanceOf(StringKeyBucket.class);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "203.0.113.7", "alice" })
+	void aBucketWithAnExtensionKeepsItsKeyAsAString(String key) {
+		assertThat(LocalBucket.create(LOG, key, 0)).isInstanceOf(StringKeyBucket.class);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "A", "AB", "1.2" })
+	void aCharacterAboveOneByteNeverMatchesTheCharacterItsLowByteIs(String key) {
+		// U+0141 and U+0131 end in 0x41 and 0x31, 'A' and '1'.
+		String lookalike = key.replace('A', '\u0141').replace('1', '\u0131');
+		LocalBucket bucket = LocalBucket.create(WORDS, key, 0);
+		assertThat(bucket).isNotEqualTo(new BucketId("orders", "anonymous", lookalike));
+		assertThat(bucket).isNotEqualTo(new BucketId("orders", "anonymous", key + "\u0000"));
+	}
+
+}
