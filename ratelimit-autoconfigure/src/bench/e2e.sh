@@ -18,14 +18,16 @@
 #
 # Usage (from anywhere):
 #   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
-#   ratelimit-autoconfigure/src/bench/e2e.sh --profile  # JFR and heap histograms of rl-caffeine
+#   ratelimit-autoconfigure/src/bench/e2e.sh --profile [GATEWAY]  # JFR and heap histograms of one
+#                                                      # gateway (rl-caffeine by default)
 # Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 5), E2E_ROUNDS (3),
-# E2E_CONNECTIONS (16), E2E_BASE_PORT (38080), E2E_OUTPUT (docs/benchmarks).
+# E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks).
 # Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
 # starts listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
 
 MODE=${1:-compare}
+PROFILED=${2:-rl-caffeine}
 MODULE=$(cd "$(dirname "$0")/../.." && pwd)
 ROOT=$(dirname "$MODULE")
 FILES=$MODULE/src/bench/e2e
@@ -35,7 +37,7 @@ DURATION=${E2E_DURATION:-8}
 WARMUP=${E2E_WARMUP:-5}
 ROUNDS=${E2E_ROUNDS:-3}
 CONNECTIONS=${E2E_CONNECTIONS:-16}
-BASE_PORT=${E2E_BASE_PORT:-38080}
+BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
@@ -260,26 +262,27 @@ compare() {
 		"$DURATION" "$ROUNDS" "$CONNECTIONS"
 }
 
-# JFR recordings of the Caffeine RateLimit route under one client and under 200,000, and
-# the live heap per client (class histograms before and after creating their buckets).
+# JFR recordings of one gateway's open route under one client and under 200,000, and the
+# live heap per client (class histograms before and after creating their buckets).
 profile() {
-	start_gateway rl-caffeine 1
-	check_gateway rl-caffeine
-	mkdir -p "$WORK/runs" "$WORK/profile"
-	local pid=${PID[rl-caffeine]} seconds=$((DURATION * 2))
+	local gateway=$1
+	start_gateway "$gateway" 1
+	check_gateway "$gateway"
+	local pid=${PID[$gateway]} seconds=$((DURATION * 2)) dir="$WORK/profile-$gateway"
+	mkdir -p "$WORK/runs" "$dir"
 	log "warming up"
-	run_wrk rl-caffeine one-key.lua $((WARMUP * 2)) "$WORK/runs/profile-warmup.txt"
+	run_wrk "$gateway" one-key.lua $((WARMUP * 2)) "$WORK/runs/profile-warmup.txt"
 	jcmd "$pid" JFR.start name=one-key settings=profile >/dev/null
-	run_wrk rl-caffeine one-key.lua "$seconds" "$WORK/profile/one-key-wrk.txt"
-	jcmd "$pid" JFR.stop name=one-key filename="$WORK/profile/one-key.jfr" >/dev/null
-	jcmd "$pid" GC.class_histogram >"$WORK/profile/histogram-before.txt"
-	prefill_many_keys rl-caffeine
-	jcmd "$pid" GC.class_histogram >"$WORK/profile/histogram-after.txt"
+	run_wrk "$gateway" one-key.lua "$seconds" "$dir/one-key-wrk.txt"
+	jcmd "$pid" JFR.stop name=one-key filename="$dir/one-key.jfr" >/dev/null
+	jcmd "$pid" GC.class_histogram >"$dir/histogram-before.txt"
+	prefill_many_keys "$gateway"
+	jcmd "$pid" GC.class_histogram >"$dir/histogram-after.txt"
 	jcmd "$pid" JFR.start name=many-keys settings=profile >/dev/null
-	run_wrk rl-caffeine many-keys.lua "$seconds" "$WORK/profile/many-keys-wrk.txt"
-	jcmd "$pid" JFR.stop name=many-keys filename="$WORK/profile/many-keys.jfr" >/dev/null
-	java -cp "$CLASSPATH_ALL" -Dbench.output="$OUTPUT" dev.ratelimit.bench.e2e.ProfileReport "$WORK/profile" \
-		"$MANY_KEYS"
+	run_wrk "$gateway" many-keys.lua "$seconds" "$dir/many-keys-wrk.txt"
+	jcmd "$pid" JFR.stop name=many-keys filename="$dir/many-keys.jfr" >/dev/null
+	java -cp "$CLASSPATH_ALL" -Dbench.output="$OUTPUT" dev.ratelimit.bench.e2e.ProfileReport "$dir" \
+		"$MANY_KEYS" "profile-$gateway.md"
 }
 
 mkdir -p "$WORK"
@@ -288,6 +291,6 @@ build
 start_upstream
 case $MODE in
 	compare) compare ;;
-	--profile) profile ;;
-	*) fail "unknown mode $MODE (expected no argument or --profile)" ;;
+	--profile) profile "$PROFILED" ;;
+	*) fail "unknown mode $MODE (expected no argument, or --profile and a gateway)" ;;
 esac

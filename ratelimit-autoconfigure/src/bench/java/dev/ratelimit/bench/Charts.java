@@ -57,8 +57,21 @@ public final class Charts {
 		chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
 		chart.getStyler().setChartBackgroundColor(Color.WHITE);
 		chart.getStyler().setYAxisLogarithmic(logarithmic);
+		if (logarithmic) {
+			// Bars start at the axis minimum, which must be positive on a log axis.
+			double smallest = shownSeries.values()
+				.stream()
+				.flatMap(List::stream)
+				.mapToDouble(Double::doubleValue)
+				.min()
+				.orElse(1);
+			chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
+		}
 		chart.getStyler().setOverlapped(false);
 		chart.getStyler().setAvailableSpaceFill(0.85);
+		if (shownCategories.size() > 7) {
+			chart.getStyler().setXAxisLabelRotation(30);
+		}
 		for (Map.Entry<String, List<Double>> entry : shownSeries.entrySet()) {
 			List<Double> shown = new ArrayList<>();
 			for (Double value : entry.getValue()) {

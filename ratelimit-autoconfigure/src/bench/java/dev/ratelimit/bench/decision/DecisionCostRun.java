@@ -1,5 +1,8 @@
 package dev.ratelimit.bench.decision;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,11 +24,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link DecisionCost} and {@link AlgorithmCost} with JMH's GC profiler and writes
- * {@code decision-cost.csv}, {@code decision-cost.md} and {@code decision-cost.png}.
+ * {@code decision-cost.csv} (with each score's error), {@code decision-cost.md} and
+ * {@code decision-cost.png}; JMH's raw results go to {@code target/bench}.
  * Run length comes from system properties ({@code bench.warmups},
  * {@code bench.iterations}, {@code bench.time}, {@code bench.forks}), the benchmarks
  * from {@code bench.include} (a regular expression of benchmark names) and the number
- * of keys of {@code manyKeys} from {@code bench.keys}.
+ * of keys of {@code manyKeys} from {@code bench.keys}. With {@code bench.reportOnly}, it
+ * only rewrites the table and chart from the CSV of the last run.
  */
 public final class DecisionCostRun {
 
@@ -48,6 +53,10 @@ public final class DecisionCostRun {
 
 	public static void main(String[] args) throws Exception {
 		Report report = Report.fromSystemProperties();
+		if (Boolean.getBoolean("bench.reportOnly")) {
+			write(report, measurements(Files.readAllLines(report.file("decision-cost.csv"))));
+			return;
+		}
 		Options options = new OptionsBuilder()
 			.include("dev\\.ratelimit\\.bench\\.decision\\.(" + System.getProperty("bench.include", ".*") + ")")
 			.param("keys", System.getProperty("bench.keys", "1000000"))
@@ -59,7 +68,7 @@ public final class DecisionCostRun {
 			.jvmArgsAppend("-Xms3g", "-Xmx3g")
 			.addProfiler(GCProfiler.class)
 			.resultFormat(ResultFormatType.JSON)
-			.result(report.file("decision-cost.json").toString())
+			.result(rawResults().toString())
 			.build();
 		Collection<RunResult> results = new Runner(options).run();
 		write(report, measurements(results));
@@ -83,6 +92,29 @@ public final class DecisionCostRun {
 			}
 			byContender.computeIfAbsent(contender, (key) -> new LinkedHashMap<>())
 				.put(workload, new Measurement(primary.getScore(), primary.getScoreError(), bytes));
+		}
+		return byContender;
+	}
+
+	/**
+	 * JMH's own results, every iteration of every benchmark: too bulky for the
+	 * documentation, so they stay in the build directory.
+	 */
+	private static Path rawResults() throws IOException {
+		Path directory = Files.createDirectories(Path.of("target", "bench"));
+		return directory.resolve("decision-cost.json").toAbsolutePath();
+	}
+
+	/**
+	 * The measurements of an earlier run, from its CSV.
+	 */
+	private static Map<Contender, Map<String, Measurement>> measurements(List<String> csv) {
+		Map<Contender, Map<String, Measurement>> byContender = new TreeMap<>();
+		for (String line : csv.subList(1, csv.size())) {
+			String[] cells = line.split(",");
+			byContender.computeIfAbsent(Contender.of(cells[0]), (key) -> new LinkedHashMap<>())
+				.put(cells[1], new Measurement(Double.parseDouble(cells[2]), Double.parseDouble(cells[3]),
+						Double.parseDouble(cells[4])));
 		}
 		return byContender;
 	}

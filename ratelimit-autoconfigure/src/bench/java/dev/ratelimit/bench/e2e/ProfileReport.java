@@ -21,14 +21,14 @@ import jdk.jfr.consumer.RecordingFile;
 import dev.ratelimit.bench.Report;
 
 /**
- * Summarises the recordings of {@code e2e.sh --profile} into {@code profile.md}: for
+ * Summarises the recordings of {@code e2e.sh --profile} into a Markdown file: for
  * each JFR recording (one client, 200,000 clients), where the gateway's CPU samples
  * fall (own time of the hottest methods; time under each of our methods and of the
  * libraries on the request path) and what it allocates (by class, and by the first of
  * our frames on the allocating stack); then the live heap per client, from the class
  * histograms taken before and after the 200,000 clients' buckets were created.
  * <p>
- * Arguments: the profile directory, the number of clients.
+ * Arguments: the profile directory, the number of clients, the report's file name.
  */
 public final class ProfileReport {
 
@@ -58,7 +58,7 @@ public final class ProfileReport {
 		lines.addAll(heapPerClient(directory.resolve("histogram-before.txt"), directory.resolve("histogram-after.txt"),
 				clients));
 		lines.forEach(System.out::println);
-		Report.fromSystemProperties().write("profile.md", lines);
+		Report.fromSystemProperties().write(args[2], lines);
 	}
 
 	private static List<String> summarise(String name, List<RecordedEvent> events, String wrk) {

@@ -63,7 +63,8 @@ public final class MemoryPerKeyRun {
 					logKeys);
 			logBytes[i] = measure(log, logKeys, LOG_FILLS[i]).bytesPerKey();
 			csv.add(Report.csv("sliding-window-log limit 100", logKeys, LOG_FILLS[i], logBytes[i]));
-			logRow.add(LOG_FILLS[i] + " timestamps: " + Report.number(logBytes[i]) + " B");
+			logRow.add(LOG_FILLS[i] + ((LOG_FILLS[i] == 1) ? " timestamp: " : " timestamps: ")
+					+ Report.number(logBytes[i]) + " B");
 		}
 		double perTimestamp = (logBytes[LOG_FILLS.length - 1] - logBytes[0])
 				/ (LOG_FILLS[LOG_FILLS.length - 1] - LOG_FILLS[0]);
