@@ -175,13 +175,14 @@ public enum Contender {
 
 	/**
 	 * Consume what the gateway filter reads of a verdict: admitted or not, and the
-	 * reported limit's remaining and reset for the headers.
+	 * reported limit's remaining and reset for the headers (in nanoseconds, as Bucket4j's
+	 * probe gives its wait: turning it into seconds is header formatting either way).
 	 */
 	public static void consume(Verdict verdict, Blackhole blackhole) {
 		Decision reported = verdict.reported();
 		blackhole.consume(verdict.allowed());
 		blackhole.consume(reported.remaining());
-		blackhole.consume(reported.resetSeconds());
+		blackhole.consume(reported.resetNanos());
 	}
 
 	private static Bandwidth bandwidth(Quota quota) {

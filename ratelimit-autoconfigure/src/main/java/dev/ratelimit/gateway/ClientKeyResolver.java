@@ -31,6 +31,27 @@ interface ClientKeyResolver {
 	Mono<String> resolve(ServerWebExchange exchange, String knownApiKey);
 
 	/**
+	 * A resolver that reads every key from the request itself, at once, so that the
+	 * filter needs no {@code Mono} to get it.
+	 */
+	@FunctionalInterface
+	interface Immediate extends ClientKeyResolver {
+
+		/**
+		 * The key of a request, as {@link #resolve} gives it.
+		 * @return the key, or {@code null} when the request has none and its policy
+		 * rejects it
+		 */
+		String resolveNow(ServerWebExchange exchange, String knownApiKey);
+
+		@Override
+		default Mono<String> resolve(ServerWebExchange exchange, String knownApiKey) {
+			return Mono.justOrEmpty(resolveNow(exchange, knownApiKey));
+		}
+
+	}
+
+	/**
 	 * The resolver of a route.
 	 * @param source whose quota a request counts against
 	 * @param routeId the route's id, the key of {@code key: route}
@@ -43,26 +64,34 @@ interface ClientKeyResolver {
 	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory,
 			ClientAddressResolver clientAddresses, OnMissingKey onMissingKey) {
 		if (source instanceof KeySource.ApiKey) {
-			return (exchange, knownApiKey) -> Mono.just(
-					(knownApiKey != null) ? BucketId.storedKey(knownApiKey) : clientAddresses.resolve(exchange.getRequest()));
+			Immediate apiKey = (exchange, knownApiKey) -> (knownApiKey != null) ? BucketId.storedKey(knownApiKey)
+					: clientAddresses.resolve(exchange.getRequest());
+			return apiKey;
 		}
 		if (source instanceof KeySource.ClientIp) {
-			return (exchange, knownApiKey) -> Mono.just(clientAddresses.resolve(exchange.getRequest()));
+			Immediate clientIp = (exchange, knownApiKey) -> clientAddresses.resolve(exchange.getRequest());
+			return clientIp;
 		}
 		if (source instanceof KeySource.Route) {
-			Mono<String> route = Mono.just(BucketId.storedKey(routeId));
-			return (exchange, knownApiKey) -> route;
+			String route = BucketId.storedKey(routeId);
+			Immediate routeKey = (exchange, knownApiKey) -> route;
+			return routeKey;
+		}
+		if (source instanceof KeySource.Header header) {
+			String headerName = header.headerName();
+			boolean reject = onMissingKey == OnMissingKey.REJECT;
+			Immediate headerKey = (exchange, knownApiKey) -> {
+				String value = exchange.getRequest().getHeaders().getFirst(headerName);
+				if (value != null && !value.isEmpty()) {
+					return BucketId.storedKey(value);
+				}
+				return reject ? null : clientAddresses.resolve(exchange.getRequest());
+			};
+			return headerKey;
 		}
 		Function<ServerWebExchange, Mono<String>> missing = (onMissingKey == OnMissingKey.REJECT)
 				? (exchange) -> Mono.empty()
 				: (exchange) -> Mono.fromSupplier(() -> clientAddresses.resolve(exchange.getRequest()));
-		if (source instanceof KeySource.Header header) {
-			String headerName = header.headerName();
-			return (exchange, knownApiKey) -> {
-				String value = exchange.getRequest().getHeaders().getFirst(headerName);
-				return (value != null && !value.isEmpty()) ? Mono.just(BucketId.storedKey(value)) : missing.apply(exchange);
-			};
-		}
 		if (source instanceof KeySource.Principal) {
 			return (exchange, knownApiKey) -> exchange.getPrincipal()
 				.map(java.security.Principal::getName)

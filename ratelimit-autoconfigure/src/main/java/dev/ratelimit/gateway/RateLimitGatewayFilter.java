@@ -86,6 +86,13 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		this.missingKey = missingKey;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * When the key is in the request and the store decides in memory, the request is
+	 * judged right here, without a reactive operator; otherwise the store's answer is
+	 * awaited.
+	 */
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		String apiKey = exchange.getRequest().getHeaders().getFirst(this.apiKeyHeader);
@@ -94,9 +101,35 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		TierPlan plan = (tierName != null) ? this.plansByTier.getOrDefault(tierName, this.defaultPlan)
 				: this.defaultPlan;
 		long start = MonotonicClock.SYSTEM.nanoTime();
-		return this.keyResolver.resolve(exchange, knownApiKey)
-			.flatMap((key) -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),
-					this.cost)
+		if (!(this.keyResolver instanceof ClientKeyResolver.Immediate immediate)) {
+			return judge(exchange, chain, plan, this.keyResolver.resolve(exchange, knownApiKey), start);
+		}
+		String key = immediate.resolveNow(exchange, knownApiKey);
+		if (key == null) {
+			return rejectMissingKey(exchange, plan);
+		}
+		Verdict verdict;
+		try {
+			verdict = this.store.acquireNow(new BucketId(this.policyId, plan.tier().name(), key), plan.tier(),
+					this.cost);
+		}
+		catch (RuntimeException ex) {
+			verdict = storeFailed(ex);
+		}
+		if (verdict == null) {
+			return judge(exchange, chain, plan, Mono.just(key), start);
+		}
+		return enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start);
+	}
+
+	/**
+	 * Judge the request once its key, then the store's verdict, arrive.
+	 */
+	private Mono<Void> judge(ServerWebExchange exchange, GatewayFilterChain chain, TierPlan plan, Mono<String> key,
+			long start) {
+		return key
+			.flatMap((resolved) -> this.store
+				.acquire(new BucketId(this.policyId, plan.tier().name(), resolved), plan.tier(), this.cost)
 				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null))))
 			.defaultIfEmpty(NO_KEY)
 			.onErrorResume((error) -> Mono.just(storeFailed(error)))

@@ -59,11 +59,7 @@ class RateLimitGatewayFilterTests {
 	@Test
 	void anAllowedVerdictWritesHeadersAndCallsTheChain() {
 		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 60_000_000_000L, 0))));
-		MockServerWebExchange exchange = run(new KeySource.ClientIp());
-		assertThat(this.chainCalls).hasValue(1);
-		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("9");
-		assertThat(this.outcomes).containsExactly(Outcome.ALLOWED);
-		assertThat(this.store.ids).containsExactly(new BucketId("p", "anonymous", "198.51.100.4"));
+		assertAllowedWithHeaders(run(new KeySource.ClientIp()));
 	}
 
 	@Test
@@ -89,6 +85,30 @@ class RateLimitGatewayFilterTests {
 				new BucketId("p", "anonymous", "gold-key"), new BucketId("p", "anonymous", "198.51.100.4"),
 				new BucketId("p", "anonymous", "198.51.100.4"), new BucketId("p", "anonymous", "198.51.100.4"));
 		assertThat(this.store.tiers).containsExactly(pro, TIER, TIER, TIER, TIER);
+	}
+
+	@Test
+	void aStoreDecidingAtOnceIsNotAskedForAMono() {
+		this.store.answerNow(() -> Verdict.of(new Decision(true, 9, 10, 60_000_000_000L, 0)));
+		assertAllowedWithHeaders(run(new KeySource.ClientIp()));
+	}
+
+	@Test
+	void aStoreDecidingAtOnceRejectsWithoutCallingTheChain() {
+		this.store.answerNow(() -> Verdict.of(Decision.rejected(0, 10, 30_000_000_000L)));
+		MockServerWebExchange exchange = run(new KeySource.Header("X-Tenant"));
+		assertThat(this.chainCalls).hasValue(0);
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("30");
+		assertThat(this.outcomes).containsExactly(Outcome.REJECTED);
+	}
+
+	@Test
+	void aStoreThrowingWhenDecidingAtOnceLetsTheRequestThrough() {
+		this.store.answerNow(() -> {
+			throw new IllegalStateException("bug");
+		});
+		assertPassedAsError(run(new KeySource.ClientIp()));
 	}
 
 	@Test
@@ -225,6 +245,13 @@ class RateLimitGatewayFilterTests {
 		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("StripPrefix=1"))).isNull();
 	}
 
+	private void assertAllowedWithHeaders(MockServerWebExchange exchange) {
+		assertThat(this.chainCalls).hasValue(1);
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("9");
+		assertThat(this.outcomes).containsExactly(Outcome.ALLOWED);
+		assertThat(this.store.ids).containsExactly(new BucketId("p", "anonymous", "198.51.100.4"));
+	}
+
 	private void assertPassedAsError(MockServerWebExchange exchange) {
 		assertThat(this.chainCalls).hasValue(1);
 		assertThat(exchange.getResponse().getStatusCode()).isNull();
@@ -276,8 +303,21 @@ class RateLimitGatewayFilterTests {
 
 		private Supplier<Mono<Verdict>> answer;
 
+		private Supplier<Verdict> answerNow = () -> null;
+
 		void answer(Supplier<Mono<Verdict>> answer) {
 			this.answer = answer;
+		}
+
+		/**
+		 * Decide at once, as a store in this node's memory does, and fail the test if
+		 * asked for a {@code Mono}.
+		 */
+		void answerNow(Supplier<Verdict> answerNow) {
+			this.answerNow = answerNow;
+			this.answer = () -> {
+				throw new AssertionError("asked for a Mono although it decides at once");
+			};
 		}
 
 		@Override
@@ -290,6 +330,16 @@ class RateLimitGatewayFilterTests {
 			this.ids.add(id);
 			this.tiers.add(tier);
 			return this.answer.get();
+		}
+
+		@Override
+		public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+			Verdict verdict = this.answerNow.get();
+			if (verdict != null) {
+				this.ids.add(id);
+				this.tiers.add(tier);
+			}
+			return verdict;
 		}
 
 		@Override
