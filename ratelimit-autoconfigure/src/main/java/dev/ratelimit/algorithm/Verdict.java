@@ -20,6 +20,12 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 	private static final Decision[] NO_DECISIONS = {};
 
+	/**
+	 * Admitted without consulting any limit, because none could be consulted: a store
+	 * failed open. There is no quota to report.
+	 */
+	public static final Verdict FAIL_OPEN = withoutLimits(true, 0);
+
 	private final boolean allowed;
 
 	private final long retryAfterNanos;

@@ -10,7 +10,7 @@ import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,9 +30,9 @@ class FilterConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
-			ObjectProvider<BucketStore> stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
+			BucketStores stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
 			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
-		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
+		return new RateLimitGatewayFilterFactory(policies, stores,
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
 				properties.getApiKeyHeader(), problemType(properties));
@@ -59,9 +59,9 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
 			ObjectProvider<GatewayProperties> gatewayProperties) {
-		return new RateLimitRouteValidator(policies, stores.orderedStream().toList(),
+		return new RateLimitRouteValidator(policies, stores,
 				gatewayProperties.getIfAvailable());
 	}
 

@@ -9,7 +9,7 @@ import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -33,7 +33,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 @ConditionalOnBean(RateLimitPolicies.class)
 @EnableConfigurationProperties(RateLimitActuatorProperties.class)
-@Import(RateLimitedRoutesConfiguration.class)
+@Import({ BucketStoresConfiguration.class, RateLimitedRoutesConfiguration.class })
 public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
@@ -44,10 +44,10 @@ public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
 			RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes) {
-		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker(properties),
+		return new RateLimitsEndpoint(policies, stores, totals, keyMasker(properties),
 				routes.getIfAvailable());
 	}
 

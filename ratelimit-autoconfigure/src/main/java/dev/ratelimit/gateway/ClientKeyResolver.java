@@ -102,7 +102,7 @@ interface ClientKeyResolver {
 		if (source instanceof KeySource.Bean bean) {
 			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
 			// Deferred so that a resolver throwing instead of signalling an error is
-			// handled like a failing store, never as a 5xx.
+			// handled as one signalling it: the request goes through, never a 5xx.
 			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(BucketId::storedKey)

@@ -22,7 +22,7 @@ public enum StoreType {
 	}
 
 	/**
-	 * The {@link dev.ratelimit.store.BucketStore#name()} of the store that serves this type.
+	 * The {@link dev.ratelimit.store.BucketDecider#name()} of the store that serves this type.
 	 */
 	public String storeName() {
 		return this.storeName;

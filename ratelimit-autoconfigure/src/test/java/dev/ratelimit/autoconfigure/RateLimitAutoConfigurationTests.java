@@ -12,7 +12,9 @@ import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketInspector;
+import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,18 +62,21 @@ class RateLimitAutoConfigurationTests {
 		MonotonicClock clock = () -> 42;
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), "anonymous", Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
+		BucketStores stores = new BucketStores(List.of(store), List.of(store));
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores, List.of(),
 				null, ServerCodecConfigurer.create().getWriters(),
 				HeaderStyle.NONE, "X-API-Key", URI.create("https://example.com/problems/rate-limited"));
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)
 			.withBean(CaffeineBucketStore.class, () -> store)
+			.withBean(BucketStores.class, () -> stores)
 			.withBean(RateLimitGatewayFilterFactory.class, () -> factory)
 			.run((context) -> {
 				assertThat(context.getBean(MonotonicClock.class)).isSameAs(clock);
 				assertThat(context.getBean(RateLimitPolicies.class)).isSameAs(policies);
 				assertThat(context.getBean(CaffeineBucketStore.class)).isSameAs(store);
+				assertThat(context.getBean(BucketStores.class)).isSameAs(stores);
 				assertThat(context.getBean(RateLimitGatewayFilterFactory.class)).isSameAs(factory);
 			});
 	}
@@ -81,7 +86,9 @@ class RateLimitAutoConfigurationTests {
 		this.contextRunner.withPropertyValues(ORDERS).withPropertyValues("ratelimit.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(RateLimitGatewayFilterFactory.class);
 			assertThat(context).doesNotHaveBean(RateLimitPolicies.class);
-			assertThat(context).doesNotHaveBean(BucketStore.class);
+			assertThat(context).doesNotHaveBean(BucketDecider.class);
+			assertThat(context).doesNotHaveBean(BucketInspector.class);
+			assertThat(context).doesNotHaveBean(BucketStores.class);
 			assertThat(context).doesNotHaveBean(RateLimitProperties.class);
 			assertThat(context).getBean(GatewayFilterFactory.class)
 				.isInstanceOf(PassThroughRateLimitGatewayFilterFactory.class);

@@ -4,7 +4,6 @@ import java.util.Map;
 
 import dev.ratelimit.actuator.BucketStoreHealthIndicator;
 import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +27,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void singleStoreIsOneIndicatorNamedRatelimit() {
-		this.contextRunner.withBean("caffeineStore", BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.run((context) -> {
 				assertThat(context).hasBean("ratelimitHealthContributor");
 				HealthContributor contributor = context.getBean("ratelimitHealthContributor",
@@ -44,8 +43,8 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	void severalStoresAreOneIndicatorEachByStoreName() {
 		InMemoryBucketStore redis = new InMemoryBucketStore("redis");
 		redis.setHealth(new StoreHealth(false, Map.of("failureMode", "fail-open")));
-		this.contextRunner.withBean("caffeineStore", BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
-			.withBean("redisStore", BucketStore.class, () -> redis)
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+			.withBean("redisStore", InMemoryBucketStore.class, () -> redis)
 			.run((context) -> {
 				CompositeHealthContributor composite = context.getBean("ratelimitHealthContributor",
 						CompositeHealthContributor.class);
@@ -59,7 +58,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void isAbsentWhenDisabled() {
-		this.contextRunner.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.withPropertyValues("management.health.ratelimit.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
 	}
@@ -72,7 +71,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesARatelimitHealthIndicator() {
 		HealthIndicator own = () -> Health.up().build();
-		this.contextRunner.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.withBean("ratelimitHealthIndicator", HealthIndicator.class, () -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor")
 				.getBean("ratelimitHealthIndicator")
