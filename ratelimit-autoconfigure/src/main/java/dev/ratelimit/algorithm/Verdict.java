@@ -121,7 +121,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * Seconds a rejected client should wait, rounded up and at least one.
 	 */
 	public long retryAfterSeconds() {
-		return Math.max(1, Decision.ceilSeconds(this.retryAfterNanos));
+		return Math.max(1, Nanos.ceilSeconds(this.retryAfterNanos));
 	}
 
 	/**

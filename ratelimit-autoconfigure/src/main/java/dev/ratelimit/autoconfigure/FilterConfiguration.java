@@ -1,14 +1,8 @@
 package dev.ratelimit.autoconfigure;
 
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitListener;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -35,20 +29,7 @@ class FilterConfiguration {
 		return new RateLimitGatewayFilterFactory(policies, stores,
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
-				properties.getApiKeyHeader(), problemType(properties));
-	}
-
-	/**
-	 * The problem type, validated again for applications that define their own
-	 * policies, whose start-up skips the policy factory's checks.
-	 */
-	private static URI problemType(RateLimitProperties properties) {
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		URI type = RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-		return type;
+				properties.getApiKeyHeader(), ConfigurationChecks.problemType(properties));
 	}
 
 	@Bean

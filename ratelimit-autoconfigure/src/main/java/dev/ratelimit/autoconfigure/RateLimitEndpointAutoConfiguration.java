@@ -1,13 +1,9 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.List;
-
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -52,12 +48,8 @@ public final class RateLimitEndpointAutoConfiguration {
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {
-		int prefixLength = properties.getMaskPrefixLength();
-		if (prefixLength < 0) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"ratelimit.actuator.mask-prefix-length", prefixLength, "must not be negative")));
-		}
-		return new KeyMasker(properties.getShowKeys(), prefixLength);
+		return new KeyMasker(properties.getShowKeys(), ConfigurationChecks
+			.requireNotNegative("ratelimit.actuator.mask-prefix-length", properties.getMaskPrefixLength()));
 	}
 
 }

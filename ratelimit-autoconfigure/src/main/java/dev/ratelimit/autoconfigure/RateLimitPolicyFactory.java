@@ -49,11 +49,9 @@ final class RateLimitPolicyFactory {
 
 	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
 
-	private static final String POSITIVE = "must be a positive number";
+	private static final String POSITIVE = ConfigurationChecks.POSITIVE;
 
 	private static final Set<Integer> NEEDS_CHALLENGE_OR_ALLOW = Set.of(401, 405, 407);
-
-	private static final String POSITIVE_DURATION = "must be a positive duration (for example 500ms, 1s, 1m, 1d)";
 
 	private static final String ABSOLUTE_URI = "must be an absolute URI, such as "
 			+ "https://iana.org/assignments/http-problem-types#quota-exceeded or one under a domain you control";
@@ -84,9 +82,7 @@ final class RateLimitPolicyFactory {
 			}
 		});
 		TrustedProxies trustedProxies = trustedProxies(properties, problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
+		ConfigurationChecks.requireNone(problems);
 		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys(), trustedProxies);
 	}
 
@@ -367,14 +363,14 @@ final class RateLimitPolicyFactory {
 	}
 
 	private static void checkPositive(String path, Object value, List<ConfigurationProblem> problems) {
-		if (value instanceof Long number && number <= 0) {
-			problems.add(new ConfigurationProblem(path, number, POSITIVE));
+		if (value instanceof Long number) {
+			ConfigurationChecks.positive(path, number, problems);
 		}
 		else if (value instanceof Double number && !(number > 0 && Double.isFinite(number))) {
 			problems.add(new ConfigurationProblem(path, display(number), POSITIVE));
 		}
-		else if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
-			problems.add(new ConfigurationProblem(path, display(duration), POSITIVE_DURATION));
+		else if (value instanceof Duration duration) {
+			ConfigurationChecks.positive(path, duration, problems);
 		}
 	}
 
