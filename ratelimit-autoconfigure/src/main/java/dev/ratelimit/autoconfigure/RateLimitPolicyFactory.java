@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -20,9 +21,11 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
+import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;
+import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
@@ -100,7 +103,7 @@ final class RateLimitPolicyFactory {
 		}
 		if (properties.getForwardedHeader() == null) {
 			problems.add(new ConfigurationProblem(PREFIX + ".forwarded-header", null,
-					"must be x-forwarded-for or forwarded"));
+					"must be " + ConfigName.oneOf(ForwardedHeader.values())));
 			return null;
 		}
 		return new TrustedProxies(blocks, properties.getForwardedHeader());
@@ -114,10 +117,10 @@ final class RateLimitPolicyFactory {
 		}
 		if (properties.getHeaders() == null) {
 			problems.add(new ConfigurationProblem(PREFIX + ".headers", null,
-					"must be draft-06, draft-11, x-ratelimit or none"));
+					"must be " + ConfigName.oneOf(HeaderStyle.values())));
 		}
 		if (properties.getStore() == null) {
-			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be caffeine, redis or hybrid"));
+			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be " + ConfigName.oneOf(StoreType.values())));
 		}
 		problemType(properties.getProblem().getType(), problems);
 		String defaultTier = properties.getTiers().getDefaultTier();
@@ -176,7 +179,7 @@ final class RateLimitPolicyFactory {
 		OnMissingKey onMissingKey = policy.getOnMissingKey();
 		Integer status = policy.getMissingKeyStatus();
 		if (onMissingKey == null) {
-			problems.add(new ConfigurationProblem(path + ".on-missing-key", null, "must be client-address or reject"));
+			problems.add(new ConfigurationProblem(path + ".on-missing-key", null, "must be " + ConfigName.oneOf(OnMissingKey.values())));
 			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
 		}
 		if (onMissingKey == OnMissingKey.REJECT && key != null && !mayLackKey(key)) {

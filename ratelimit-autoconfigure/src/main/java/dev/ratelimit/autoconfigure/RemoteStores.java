@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -78,7 +79,7 @@ final class RemoteStores {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		ConfigurationChecks.positive("ratelimit.redis.timeout", properties.getTimeout(), problems);
 		if (properties.getOnFailure() == null) {
-			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be allow, deny or local"));
+			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be " + ConfigName.oneOf(FailureMode.values())));
 		}
 		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
 		if (breaker.getFailureThreshold() < 1) {
