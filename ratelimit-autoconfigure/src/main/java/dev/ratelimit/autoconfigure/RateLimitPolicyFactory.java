@@ -76,7 +76,6 @@ final class RateLimitPolicyFactory {
 	RateLimitPolicies create(RateLimitProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		validateGlobals(properties, problems);
-		String defaultTier = properties.getTiers().getDefaultTier();
 		Map<String, RateLimitPolicy> policies = new LinkedHashMap<>();
 		properties.getPolicies().forEach((id, policy) -> {
 			RateLimitPolicy built = policy(id, policy, properties, problems);
@@ -86,7 +85,7 @@ final class RateLimitPolicyFactory {
 		});
 		TrustedProxies trustedProxies = trustedProxies(properties, problems);
 		ConfigurationChecks.requireNone(problems);
-		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys(), trustedProxies);
+		return new RateLimitPolicies(policies, properties.getTiers().getApiKeys(), trustedProxies);
 	}
 
 	private static TrustedProxies trustedProxies(RateLimitProperties properties, List<ConfigurationProblem> problems) {

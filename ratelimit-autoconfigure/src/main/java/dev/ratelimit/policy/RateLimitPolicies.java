@@ -7,12 +7,11 @@ import java.util.Map;
  * to its tier.
  *
  * @param byId the policies by id
- * @param defaultTier the tier of a request with no API key or an unknown one
  * @param tiersByApiKey the tier of each known API key
  * @param trustedProxies the proxies whose forwarding header names the client
  */
-public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
-		Map<String, String> tiersByApiKey, TrustedProxies trustedProxies) {
+public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey,
+		TrustedProxies trustedProxies) {
 
 	public RateLimitPolicies {
 		byId = Map.copyOf(byId);
@@ -22,9 +21,8 @@ public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaul
 	/**
 	 * Policies that trust no proxy: the client is the connection's remote address.
 	 */
-	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
-			Map<String, String> tiersByApiKey) {
-		this(byId, defaultTier, tiersByApiKey, TrustedProxies.NONE);
+	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey) {
+		this(byId, tiersByApiKey, TrustedProxies.NONE);
 	}
 
 	/**

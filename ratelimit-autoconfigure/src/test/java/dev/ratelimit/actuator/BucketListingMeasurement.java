@@ -42,7 +42,8 @@ class BucketListingMeasurement {
 			store.acquire(new BucketId("orders", "anonymous", "client-" + i), tier, 1 + (i % 7)).block();
 		}
 		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(
-				new RateLimitPolicies(Map.of("orders", policy), "anonymous", Map.of()), new BucketStores(List.of(store), List.of(store)),
+				new RateLimitPolicies(Map.of("orders", policy), Map.of()),
+				new BucketStores(List.of(store), List.of(store)),
 				new RateLimitTotals(), new KeyMasker(ShowKeys.NEVER, 4), null);
 		AtomicBoolean listing = new AtomicBoolean(true);
 		AtomicLong decisionsDuringListing = new AtomicLong();

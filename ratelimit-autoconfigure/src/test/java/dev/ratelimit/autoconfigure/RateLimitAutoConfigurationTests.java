@@ -60,7 +60,7 @@ class RateLimitAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesBeans() {
 		MonotonicClock clock = () -> 42;
-		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), "anonymous", Map.of());
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
 		BucketStores stores = new BucketStores(List.of(store), List.of(store));
 		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores, List.of(),

@@ -65,7 +65,7 @@ class RateLimitGatewayFilterTests {
 		Tier pro = new Tier("pro", List.of(new FixedWindow(100, Duration.ofMinutes(1))));
 		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
 				Map.of("anonymous", TIER, "pro", pro), TIER);
-		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy), "anonymous",
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy),
 				Map.of("pro-key", "pro", "gold-key", "gold"));
 		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, new BucketStores(List.of(this.store), List.of()),
 				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
@@ -276,9 +276,9 @@ class RateLimitGatewayFilterTests {
 	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners, Tier tier,
 			StoreType store, HeaderStyle style) {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
-		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), tier.name(), Map.of()),
-				new BucketStores(List.of(this.store), List.of()), listeners, this.beans, ServerCodecConfigurer.create().getWriters(), style,
-				"X-API-Key", TYPE);
+		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), Map.of()),
+				new BucketStores(List.of(this.store), List.of()), listeners, this.beans,
+				ServerCodecConfigurer.create().getWriters(), style, "X-API-Key", TYPE);
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {
