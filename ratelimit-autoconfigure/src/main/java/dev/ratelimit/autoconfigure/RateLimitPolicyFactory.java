@@ -39,6 +39,11 @@ import dev.ratelimit.policy.TrustedProxies;
  * Turns {@link RateLimitProperties} into validated, immutable
  * {@link RateLimitPolicies}, once at start-up. Every problem is collected so that one
  * failed start lists them all.
+ * <p>
+ * Longer than our other classes on purpose: every rule a policy's configuration must
+ * follow is here, in the order a reader checks a policy (globals, key, tiers, limits),
+ * so that one pass finds every problem; the rules other properties share (positive
+ * numbers and durations) are {@link ConfigurationChecks}'.
  */
 final class RateLimitPolicyFactory {
 

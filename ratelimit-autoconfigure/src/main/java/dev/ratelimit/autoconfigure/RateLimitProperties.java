@@ -18,6 +18,10 @@ import org.springframework.boot.context.properties.bind.Name;
  * Configuration of rate limiting: plan tiers, per-route policies and where bucket
  * state lives. Bound once at start-up and turned into validated
  * {@link dev.ratelimit.policy.RateLimitPolicies}.
+ * <p>
+ * Longer than our other classes on purpose: it is the one place the {@code ratelimit.*}
+ * keys are declared, so that the generated configuration metadata and the reference
+ * docs come from one class, and most of its lines are the Javadoc documenting each key.
  */
 @ConfigurationProperties("ratelimit")
 public class RateLimitProperties {
