@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.Map;
 
 import dev.ratelimit.actuator.BucketStoreHealthIndicator;
+import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.actuator.InMemoryBucketStore;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,20 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	void isAbsentWhenDisabled() {
 		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.withPropertyValues("management.health.ratelimit.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
+	}
+
+	@Test
+	void leavesOutStoresThatOnlyDecide() {
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+			.withBean("ownStore", DecideOnlyStore.class, () -> new DecideOnlyStore("redis"))
+			.run((context) -> assertThat(context.getBean("ratelimitHealthContributor"))
+				.isInstanceOf(BucketStoreHealthIndicator.class));
+	}
+
+	@Test
+	void isAbsentWhenNoStoreCanBeInspected() {
+		this.contextRunner.withBean("ownStore", DecideOnlyStore.class, () -> new DecideOnlyStore("redis"))
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
 	}
 
