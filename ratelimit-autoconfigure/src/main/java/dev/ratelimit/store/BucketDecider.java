@@ -14,8 +14,8 @@ import reactor.core.publisher.Mono;
 public interface BucketDecider {
 
 	/**
-	 * The store's name, which policies name in {@code store}: {@code caffeine},
-	 * {@code redis}, {@code hybrid}, or a name of the application's own.
+	 * The store's name, as policies choose it in {@code store}: {@code caffeine},
+	 * {@code redis} or {@code hybrid}.
 	 */
 	String name();
 
