@@ -2,6 +2,8 @@ package dev.ratelimit.algorithm;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of all limits of a tier for one request: a request must pass every
  * limit. Holds every limit's decision, so that headers can describe each limit, and
@@ -145,7 +147,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * The decision of the limit reported to the client, or {@code null} when no limit
 	 * could be consulted.
 	 */
-	public abstract Decision reported();
+	public abstract @Nullable Decision reported();
 
 	/**
 	 * The indexes of the limits, in the order they are reported: the reported limit
@@ -206,7 +208,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 		}
 
 		@Override
-		public Decision reported() {
+		public @Nullable Decision reported() {
 			return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
 		}
 

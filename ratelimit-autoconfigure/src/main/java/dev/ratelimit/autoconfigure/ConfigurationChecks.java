@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;
@@ -80,7 +81,8 @@ final class ConfigurationChecks {
 		List<ConfigurationProblem> problems = new ArrayList<>(1);
 		URI type = RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems);
 		requireNone(problems);
-		return type;
+		// Not null: a type that is not an absolute URI is a problem.
+		return Objects.requireNonNull(type);
 	}
 
 }

@@ -34,6 +34,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TrustedProxies;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable
@@ -93,7 +94,8 @@ final class RateLimitPolicyFactory {
 		return new RateLimitPolicies(policies, properties.getTiers().getApiKeys(), trustedProxies);
 	}
 
-	private static TrustedProxies trustedProxies(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+	private static @Nullable TrustedProxies trustedProxies(RateLimitProperties properties,
+			List<ConfigurationProblem> problems) {
 		List<TrustedProxies.Block> blocks = new ArrayList<>();
 		List<String> configured = properties.getTrustedProxies();
 		for (int i = 0; i < configured.size(); i++) {
@@ -124,7 +126,8 @@ final class RateLimitPolicyFactory {
 					"must be " + ConfigName.oneOf(HeaderStyle.values())));
 		}
 		if (properties.getStore() == null) {
-			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be " + ConfigName.oneOf(StoreType.values())));
+			problems.add(new ConfigurationProblem(PREFIX + ".store", null,
+					"must be " + ConfigName.oneOf(StoreType.values())));
 		}
 		problemType(properties.getProblem().getType(), problems);
 		String defaultTier = properties.getTiers().getDefaultTier();
@@ -140,7 +143,7 @@ final class RateLimitPolicyFactory {
 		});
 	}
 
-	private RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,
+	private @Nullable RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,
 			List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".policies." + id;
 		int problemsBefore = problems.size();
@@ -183,7 +186,8 @@ final class RateLimitPolicyFactory {
 		OnMissingKey onMissingKey = policy.getOnMissingKey();
 		Integer status = policy.getMissingKeyStatus();
 		if (onMissingKey == null) {
-			problems.add(new ConfigurationProblem(path + ".on-missing-key", null, "must be " + ConfigName.oneOf(OnMissingKey.values())));
+			problems.add(new ConfigurationProblem(path + ".on-missing-key", null,
+					"must be " + ConfigName.oneOf(OnMissingKey.values())));
 			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
 		}
 		if (onMissingKey == OnMissingKey.REJECT && key != null && !mayLackKey(key)) {
@@ -213,7 +217,7 @@ final class RateLimitPolicyFactory {
 				|| key instanceof KeySource.Bean;
 	}
 
-	private KeySource keySource(String path, String key, List<ConfigurationProblem> problems) {
+	private @Nullable KeySource keySource(String path, @Nullable String key, List<ConfigurationProblem> problems) {
 		if (key == null || key.isBlank()) {
 			problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
 			return null;
@@ -255,7 +259,8 @@ final class RateLimitPolicyFactory {
 		return null;
 	}
 
-	private Tier tier(String path, String name, List<LimitSpec> specs, long cost, List<ConfigurationProblem> problems) {
+	private @Nullable Tier tier(String path, String name, @Nullable List<LimitSpec> specs, long cost,
+			List<ConfigurationProblem> problems) {
 		if (specs == null || specs.isEmpty()) {
 			problems.add(new ConfigurationProblem(path, "[]", "must list at least one limit"));
 			return null;
@@ -277,7 +282,7 @@ final class RateLimitPolicyFactory {
 	 * recommends, so that clients resolve it the same way wherever the body travels.
 	 * @return the type, or {@code null} when it is not one (a problem was added)
 	 */
-	static URI problemType(String type, List<ConfigurationProblem> problems) {
+	static @Nullable URI problemType(@Nullable String type, List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".problem.type";
 		if (type == null || type.isBlank()) {
 			problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
@@ -296,7 +301,7 @@ final class RateLimitPolicyFactory {
 		return null;
 	}
 
-	private Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
+	private @Nullable Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
 		if (spec.getAlgorithm() == null || spec.getAlgorithm().isBlank()) {
 			problems.add(new ConfigurationProblem(path + ".algorithm", quoted(spec.getAlgorithm()),
 					"must be one of " + algorithmNames()));
@@ -393,7 +398,7 @@ final class RateLimitPolicyFactory {
 		return values;
 	}
 
-	private static Algorithm algorithm(String name) {
+	private static @Nullable Algorithm algorithm(String name) {
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (algorithm.configName().equals(name.trim())) {
 				return algorithm;
@@ -423,7 +428,7 @@ final class RateLimitPolicyFactory {
 		return String.valueOf(value);
 	}
 
-	private static String quoted(String value) {
+	private static @Nullable String quoted(@Nullable String value) {
 		return (value != null) ? "'" + value + "'" : null;
 	}
 

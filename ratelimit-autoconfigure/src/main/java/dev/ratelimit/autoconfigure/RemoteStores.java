@@ -79,7 +79,8 @@ final class RemoteStores {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		ConfigurationChecks.positive("ratelimit.redis.timeout", properties.getTimeout(), problems);
 		if (properties.getOnFailure() == null) {
-			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be " + ConfigName.oneOf(FailureMode.values())));
+			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null,
+					"must be " + ConfigName.oneOf(FailureMode.values())));
 		}
 		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
 		if (breaker.getFailureThreshold() < 1) {

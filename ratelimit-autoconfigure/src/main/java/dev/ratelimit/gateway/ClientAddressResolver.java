@@ -9,6 +9,7 @@ import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.IpAddress;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketId;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -104,7 +105,7 @@ final class ClientAddressResolver {
 	 * the right.
 	 */
 	private byte[] fromForwarded(List<String> values, byte[] proxy) {
-		List<String> hops = new ArrayList<>();
+		List<@Nullable String> hops = new ArrayList<>();
 		for (String value : values) {
 			if (!ForwardedSyntax.forNodes(value, hops)) {
 				return proxy;

@@ -3,6 +3,7 @@ package dev.ratelimit.gateway;
 import java.util.List;
 
 import dev.ratelimit.policy.IpAddress;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The syntax of the forwarding headers {@link ClientAddressResolver} reads: the
@@ -24,7 +25,7 @@ final class ForwardedSyntax {
 	 * at most once per element (RFC 7239 section 4). Unquoted values are taken up to the
 	 * next delimiter, so that the unquoted IPv6 addresses many proxies write still read.
 	 */
-	static boolean forNodes(String value, List<String> hops) {
+	static boolean forNodes(String value, List<@Nullable String> hops) {
 		int length = value.length();
 		int at = 0;
 		String forNode = null;
@@ -122,7 +123,7 @@ final class ForwardedSyntax {
 	 * {@code 2001:db8::1}, {@code [2001:db8::1]} or {@code [2001:db8::1]:8080};
 	 * {@code null} for anything else.
 	 */
-	static byte[] node(String text, int start, int end) {
+	static byte @Nullable [] node(String text, int start, int end) {
 		if (text.charAt(start) == '[') {
 			int close = text.indexOf(']', start);
 			if (close < 0 || close >= end) {

@@ -18,6 +18,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
@@ -159,7 +160,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * The policy a route names.
 	 * @throws InvalidRateLimitConfigurationException when there is no such policy
 	 */
-	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, String policyId, String routeId) {
+	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, @Nullable String policyId,
+			@Nullable String routeId) {
 		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
 		if (policy == null) {
 			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
@@ -179,7 +181,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * {@code RateLimit} filter or names no policy. Accepts the shortcut
 	 * ({@code RateLimit=orders}) and the long form ({@code args: { policy: orders }}).
 	 */
-	public static String policyId(FilterDefinition definition) {
+	public static @Nullable String policyId(FilterDefinition definition) {
 		if (!NAME.equals(definition.getName())) {
 			return null;
 		}
@@ -193,29 +195,29 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static class Config implements HasRouteId {
 
-		private String policy;
+		private @Nullable String policy;
 
-		private String routeId;
+		private @Nullable String routeId;
 
 		/**
 		 * The id of the policy under {@code ratelimit.policies}.
 		 */
-		public String getPolicy() {
+		public @Nullable String getPolicy() {
 			return this.policy;
 		}
 
-		public Config setPolicy(String policy) {
+		public Config setPolicy(@Nullable String policy) {
 			this.policy = policy;
 			return this;
 		}
 
 		@Override
-		public String getRouteId() {
+		public @Nullable String getRouteId() {
 			return this.routeId;
 		}
 
 		@Override
-		public void setRouteId(String routeId) {
+		public void setRouteId(@Nullable String routeId) {
 			this.routeId = routeId;
 		}
 

@@ -7,6 +7,7 @@ import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
@@ -29,7 +30,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 
 	private final BucketStores stores;
 
-	private final GatewayProperties gatewayProperties;
+	private final @Nullable GatewayProperties gatewayProperties;
 
 	/**
 	 * @param policies the validated policies
@@ -38,7 +39,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 	 * there are none
 	 */
 	public RateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
-			GatewayProperties gatewayProperties) {
+			@Nullable GatewayProperties gatewayProperties) {
 		this.policies = policies;
 		this.stores = stores;
 		this.gatewayProperties = gatewayProperties;
@@ -81,7 +82,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 		}
 	}
 
-	private static String display(FilterDefinition filter, String policyId) {
+	private static String display(FilterDefinition filter, @Nullable String policyId) {
 		return filter.getName() + "=" + ((policyId != null) ? policyId : "");
 	}
 

@@ -2,6 +2,8 @@ package dev.ratelimit.policy;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Every way a duration is written back to people, in its largest whole unit of days,
  * hours, minutes, seconds, milliseconds or nanoseconds: as it is configured
@@ -19,7 +21,7 @@ public final class DurationFormat {
 	/**
 	 * The units spelled out in words; the sub-second ones read as their suffixes.
 	 */
-	private static final String[] UNIT_WORDS = { "day", "hour", "minute", "second", null, null };
+	private static final @Nullable String[] UNIT_WORDS = { "day", "hour", "minute", "second", null, null };
 
 	private DurationFormat() {
 	}

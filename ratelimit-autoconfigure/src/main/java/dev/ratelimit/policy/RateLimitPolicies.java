@@ -2,6 +2,8 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Every configured policy, validated at start-up, and how a request's API key maps
  * to its tier.
@@ -28,7 +30,7 @@ public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, S
 	/**
 	 * The policy with that id, or {@code null} when there is none.
 	 */
-	public RateLimitPolicy policy(String id) {
+	public @Nullable RateLimitPolicy policy(String id) {
 		return this.byId.get(id);
 	}
 
