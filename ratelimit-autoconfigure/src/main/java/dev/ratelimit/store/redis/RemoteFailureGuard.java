@@ -2,12 +2,12 @@ package dev.ratelimit.store.redis;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
@@ -24,8 +24,6 @@ import reactor.core.publisher.Mono;
 public final class RemoteFailureGuard {
 
 	private static final Log logger = LogFactory.getLog(RemoteFailureGuard.class);
-
-	private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
 
 	private final String storeName;
 
@@ -66,7 +64,7 @@ public final class RemoteFailureGuard {
 		this.warnings = new ThrottledLog(logger, clock);
 		// Clients are told to come back once the breaker probes again, never sooner
 		// than a second.
-		long retryAfter = Math.max(NANOS_PER_SECOND, circuitBreaker.openDurationNanos());
+		long retryAfter = Math.max(Nanos.PER_SECOND, circuitBreaker.openDurationNanos());
 		this.denied = Verdict.withoutLimits(false, retryAfter);
 	}
 
