@@ -1,6 +1,6 @@
 package dev.ratelimit.actuator;
 
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.StoreHealth;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -8,7 +8,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of one {@link BucketStore}, from its {@link BucketStore#health()}: UP while
+ * Health of one store, from its {@link BucketInspector#health()}: UP while
  * the store decides by itself; DOWN while a failure mode decides for it (a remote
  * store that cannot be reached), with the store's details naming that failure mode.
  * DOWN rather than a custom status because the configured limits are no longer
@@ -17,9 +17,9 @@ import org.springframework.boot.health.contributor.Status;
  */
 public class BucketStoreHealthIndicator extends AbstractHealthIndicator {
 
-	private final BucketStore store;
+	private final BucketInspector store;
 
-	public BucketStoreHealthIndicator(BucketStore store) {
+	public BucketStoreHealthIndicator(BucketInspector store) {
 		super("Rate limit store '" + store.name() + "' failed its health check");
 		this.store = store;
 	}

@@ -1,9 +1,8 @@
 package dev.ratelimit.actuator;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+
+import dev.ratelimit.store.BucketId;
 
 /**
  * Turns a client key (an API key is a secret, an IP is personal data) into what a
@@ -42,17 +41,7 @@ public final class KeyMasker {
 			return key;
 		}
 		int shown = Math.min(this.prefixLength, key.length() / 2);
-		return key.substring(0, shown) + "…" + HEX.formatHex(sha256(key), 0, HASH_BYTES);
-	}
-
-	private static byte[] sha256(String key) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			// Every Java platform must provide SHA-256.
-			throw new IllegalStateException(ex);
-		}
+		return key.substring(0, shown) + "…" + HEX.formatHex(BucketId.sha256(key), 0, HASH_BYTES);
 	}
 
 }

@@ -1,26 +1,21 @@
 package dev.ratelimit.actuator;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
-import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.LimitSnapshot;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -50,43 +45,27 @@ public class RateLimitsEndpoint {
 	 */
 	static final int MAX_LIMIT = 10_000;
 
-
 	private final RateLimitPolicies policies;
 
-	private final Map<String, BucketStore> storesByName;
-
-	private final RateLimitTotals totals;
+	private final BucketStores stores;
 
 	private final KeyMasker keyMasker;
 
-	private final @Nullable RateLimitedRoutes routes;
+	private final PolicyOverview overview;
 
 	/**
 	 * @param policies the configured policies
-	 * @param stores the bucket stores, found by {@link BucketStore#name()}
+	 * @param stores the stores, of which each policy's is inspected
 	 * @param totals the decisions counted so far
 	 * @param keyMasker how listings show keys
 	 * @param routes which routes use each policy, or {@code null} outside a gateway
 	 */
-	public RateLimitsEndpoint(RateLimitPolicies policies, List<BucketStore> stores, RateLimitTotals totals,
+	public RateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
 		this.policies = policies;
-		this.storesByName = storesByName(stores);
-		this.totals = totals;
+		this.stores = stores;
 		this.keyMasker = keyMasker;
-		this.routes = routes;
-	}
-
-	private static Map<String, BucketStore> storesByName(List<BucketStore> stores) {
-		Map<String, BucketStore> byName = new LinkedHashMap<>();
-		for (BucketStore store : stores) {
-			BucketStore previous = byName.putIfAbsent(store.name(), store);
-			if (previous != null) {
-				throw new IllegalStateException("Two bucket stores are named '" + store.name() + "': "
-						+ previous.getClass().getName() + " and " + store.getClass().getName());
-			}
-		}
-		return Map.copyOf(byName);
+		this.overview = new PolicyOverview(policies, stores, totals, routes);
 	}
 
 	/**
@@ -95,66 +74,13 @@ public class RateLimitsEndpoint {
 	 */
 	@ReadOperation
 	public Mono<RateLimitsDescriptor> rateLimits() {
-		Mono<Map<String, List<String>>> routeIdsByPolicy = (this.routes != null) ? this.routes.routeIdsByPolicy()
-				: Mono.just(Map.of());
-		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.byId()).values())
-			.concatMap((policy) -> describe(policy, routeIds.getOrDefault(policy.id(), List.of())))
-			.collectList()
-			.map(this::describeAll));
-	}
-
-	private RateLimitsDescriptor describeAll(List<PolicyDescriptor> policies) {
-		TreeSet<String> stores = new TreeSet<>();
-		Map<String, PolicyDescriptor> byId = new LinkedHashMap<>();
-		for (PolicyDescriptor policy : policies) {
-			stores.add(policy.store());
-			byId.put(policy.id(), policy);
-		}
-		return new RateLimitsDescriptor(List.copyOf(stores), byId);
-	}
-
-	private Mono<PolicyDescriptor> describe(RateLimitPolicy policy, List<String> routeIds) {
-		BucketStore store = store(policy);
-		Map<String, List<LimitDescriptor>> tiers = new TreeMap<>();
-		policy.tiers().forEach((name, tier) -> tiers.put(name, describe(tier)));
-		// One unreachable remote store must not hide every other policy from the operator.
-		return store.bucketCount(policy)
-			.map(LiveBuckets::counted)
-			.onErrorResume((failure) -> Mono.just(LiveBuckets.failed(store, failure)))
-			.map((liveBuckets) -> new PolicyDescriptor(policy.id(), policy.key().configValue(), policy.shadow(),
-					policy.cost(), store.name(), List.copyOf(routeIds), liveBuckets.count(),
-					liveBuckets.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
-	}
-
-	private record LiveBuckets(@Nullable Long count, @Nullable String countError) {
-
-		static LiveBuckets counted(long count) {
-			return new LiveBuckets(count, null);
-		}
-
-		static LiveBuckets failed(BucketStore store, Throwable failure) {
-			return new LiveBuckets(null, "the " + store.name() + " store could not count its buckets: " + failure);
-		}
-
-	}
-
-	private static List<LimitDescriptor> describe(Tier tier) {
-		List<LimitDescriptor> limits = new ArrayList<>();
-		for (Limit limit : tier.limits()) {
-			Map<String, Object> parameters = new LinkedHashMap<>();
-			limit.parameters().forEach((name, value) -> parameters.put(name, readable(value)));
-			limits.add(new LimitDescriptor(limit.algorithm().configName(), parameters));
-		}
-		return limits;
-	}
-
-	private static Object readable(Object value) {
-		return (value instanceof Duration duration) ? DurationFormat.asConfigured(duration) : value;
+		return this.overview.describe();
 	}
 
 	/**
 	 * The policy's live buckets, hottest first: most requests, then closest to
-	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}.
+	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}. Empty
+	 * (404) when the policy is unknown or its store cannot be inspected.
 	 * @param policy the policy id
 	 * @param limit how many buckets to show, 1 to 10,000; 100 when absent
 	 */
@@ -169,7 +95,10 @@ public class RateLimitsEndpoint {
 			return Mono.error(new InvalidEndpointRequestException(
 					"limit must be between 1 and " + MAX_LIMIT + ", was " + shown, "Invalid limit"));
 		}
-		BucketStore store = store(rateLimitPolicy);
+		BucketInspector store = this.stores.inspector(rateLimitPolicy);
+		if (store == null) {
+			return Mono.empty();
+		}
 		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)
 			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
 			.map((buckets) -> describe(buckets.hottestFirst()));
@@ -180,7 +109,7 @@ public class RateLimitsEndpoint {
 
 	/**
 	 * One client's buckets: one per tier it was judged under. Empty (404) when the
-	 * policy is unknown or the key has no bucket.
+	 * policy is unknown, its store cannot be inspected, or the key has no bucket.
 	 * @param policy the policy id
 	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
 	 */
@@ -190,7 +119,10 @@ public class RateLimitsEndpoint {
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
-		BucketStore store = store(rateLimitPolicy);
+		BucketInspector store = this.stores.inspector(rateLimitPolicy);
+		if (store == null) {
+			return Mono.empty();
+		}
 		return store.bucket(rateLimitPolicy, BucketId.lookupKey(key))
 			.collectList()
 			.filter((buckets) -> !buckets.isEmpty())
@@ -201,16 +133,17 @@ public class RateLimitsEndpoint {
 	 * Forgets one client's buckets so that its next request is judged as new.
 	 * @param policy the policy id
 	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
-	 * @return 204 when buckets were reset, 404 when the policy is unknown or the key
-	 * has no bucket
+	 * @return 204 when buckets were reset, 404 when the policy is unknown, its store
+	 * cannot be inspected, or the key has no bucket
 	 */
 	@DeleteOperation
 	public Mono<WebEndpointResponse<Void>> reset(@Selector String policy, @Selector String key) {
 		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
-		if (rateLimitPolicy == null) {
+		BucketInspector store = (rateLimitPolicy != null) ? this.stores.inspector(rateLimitPolicy) : null;
+		if (store == null) {
 			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
 		}
-		return store(rateLimitPolicy).reset(rateLimitPolicy, BucketId.lookupKey(key))
+		return store.reset(rateLimitPolicy, BucketId.lookupKey(key))
 			.map((reset) -> new WebEndpointResponse<>(
 					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
 	}
@@ -222,16 +155,6 @@ public class RateLimitsEndpoint {
 					bucket.requests(), bucket.limits()));
 		}
 		return descriptors;
-	}
-
-	private BucketStore store(RateLimitPolicy policy) {
-		BucketStore store = this.storesByName.get(policy.store().storeName());
-		if (store == null) {
-			throw new IllegalStateException("Policy '" + policy.id() + "' keeps its buckets in the '"
-					+ policy.store().storeName() + "' store, but there is no such BucketStore bean (there are: "
-					+ new TreeSet<>(this.storesByName.keySet()) + ")");
-		}
-		return store;
 	}
 
 	/**

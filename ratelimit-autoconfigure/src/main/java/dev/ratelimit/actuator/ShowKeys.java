@@ -1,9 +1,11 @@
 package dev.ratelimit.actuator;
 
+import dev.ratelimit.algorithm.ConfigName;
+
 /**
  * Whether the {@code ratelimits} endpoint shows client keys in bucket listings.
  */
-public enum ShowKeys {
+public enum ShowKeys implements ConfigName {
 
 	/** Show a short prefix and a stable hash of each key, never the key itself. */
 	NEVER,

@@ -1,31 +1,18 @@
 package dev.ratelimit.algorithm;
 
 /**
- * The five algorithms, named as in configuration.
+ * The five algorithms, named as in configuration, headers and the actuator.
  */
-public enum Algorithm {
+public enum Algorithm implements ConfigName {
 
-	FIXED_WINDOW("fixed-window"),
+	FIXED_WINDOW,
 
-	SLIDING_WINDOW_LOG("sliding-window-log"),
+	SLIDING_WINDOW_LOG,
 
-	SLIDING_WINDOW_COUNTER("sliding-window-counter"),
+	SLIDING_WINDOW_COUNTER,
 
-	TOKEN_BUCKET("token-bucket"),
+	TOKEN_BUCKET,
 
-	LEAKY_BUCKET("leaky-bucket");
-
-	private final String configName;
-
-	Algorithm(String configName) {
-		this.configName = configName;
-	}
-
-	/**
-	 * The name used in configuration, headers and the actuator.
-	 */
-	public String configName() {
-		return this.configName;
-	}
+	LEAKY_BUCKET;
 
 }

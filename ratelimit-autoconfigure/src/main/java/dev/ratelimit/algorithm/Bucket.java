@@ -3,6 +3,8 @@ package dev.ratelimit.algorithm;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One client's states for the limits of a tier, judged all-or-nothing: a request is
  * consumed by every limit or by none. Not thread-safe: the store that holds it makes
@@ -137,7 +139,7 @@ public abstract class Bucket extends StateWords {
 
 		private final List<Limit> limits;
 
-		private Object extension;
+		private @Nullable Object extension;
 
 		OwnLimits(List<Limit> limits) {
 			this.limits = limits;
@@ -149,12 +151,12 @@ public abstract class Bucket extends StateWords {
 		}
 
 		@Override
-		protected Object extension() {
+		protected @Nullable Object extension() {
 			return this.extension;
 		}
 
 		@Override
-		protected void extension(Object extension) {
+		protected void extension(@Nullable Object extension) {
 			this.extension = extension;
 		}
 

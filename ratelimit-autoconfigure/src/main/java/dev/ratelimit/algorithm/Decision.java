@@ -18,8 +18,6 @@ import java.util.Objects;
  */
 public final class Decision extends Verdict {
 
-	private static final long NANOS_PER_SECOND = 1_000_000_000L;
-
 	private final long remaining;
 
 	private final long limit;
@@ -81,7 +79,7 @@ public final class Decision extends Verdict {
 	 * client waiting that long never comes back too early.
 	 */
 	public long resetSeconds() {
-		return ceilSeconds(this.resetNanos);
+		return Nanos.ceilSeconds(this.resetNanos);
 	}
 
 	@Override
@@ -113,13 +111,6 @@ public final class Decision extends Verdict {
 	@Override
 	public int[] reportOrder() {
 		return new int[] { 0 };
-	}
-
-	static long ceilSeconds(long nanos) {
-		if (nanos <= 0) {
-			return 0;
-		}
-		return (nanos + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND;
 	}
 
 	@Override

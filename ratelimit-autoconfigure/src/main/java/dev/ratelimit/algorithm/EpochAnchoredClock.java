@@ -9,8 +9,6 @@ import java.util.function.LongSupplier;
  */
 final class EpochAnchoredClock implements MonotonicClock {
 
-	private static final long NANOS_PER_SECOND = 1_000_000_000L;
-
 	private final LongSupplier monotonicNanos;
 
 	/**
@@ -30,7 +28,7 @@ final class EpochAnchoredClock implements MonotonicClock {
 
 	static EpochAnchoredClock system() {
 		Instant now = Instant.now();
-		return new EpochAnchoredClock(now.getEpochSecond() * NANOS_PER_SECOND + now.getNano(), System::nanoTime);
+		return new EpochAnchoredClock(now.getEpochSecond() * Nanos.PER_SECOND + now.getNano(), System::nanoTime);
 	}
 
 	@Override

@@ -29,11 +29,6 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	@Override
-	public Duration idleTimeout() {
-		return this.window;
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("limit", this.limit);

@@ -38,11 +38,6 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 	}
 
 	@Override
-	public Duration idleTimeout() {
-		return window();
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("capacity", this.capacity);

@@ -26,9 +26,12 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 
 	/**
 	 * How long a client must stay idle before its state is as good as new, so that a
-	 * store may forget it.
+	 * store may forget it: its {@link #window()}, after which a window has passed or a
+	 * bucket has refilled or drained, unless the algorithm remembers longer.
 	 */
-	Duration idleTimeout();
+	default Duration idleTimeout() {
+		return window();
+	}
 
 	/**
 	 * The parameters as configured, keyed by their property names, for display.

@@ -2,6 +2,8 @@ package dev.ratelimit.algorithm;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One client's mutable state for one {@link Limit}, in an object of its own: a limit of
  * a tier of several, or a state judged on its own. Not thread-safe: the store that
@@ -11,7 +13,7 @@ public final class LimitState extends StateWords {
 
 	private final Limit limit;
 
-	private Object extension;
+	private @Nullable Object extension;
 
 	LimitState(Limit limit, long nowNanos) {
 		this.limit = limit;
@@ -44,12 +46,12 @@ public final class LimitState extends StateWords {
 	}
 
 	@Override
-	protected Object extension() {
+	protected @Nullable Object extension() {
 		return this.extension;
 	}
 
 	@Override
-	protected void extension(Object extension) {
+	protected void extension(@Nullable Object extension) {
 		this.extension = extension;
 	}
 

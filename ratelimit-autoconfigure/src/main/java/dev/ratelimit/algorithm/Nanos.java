@@ -1,10 +1,16 @@
 package dev.ratelimit.algorithm;
 
 /**
- * Arithmetic shared by the continuous algorithms, whose state is a fractional number
- * of units.
+ * Arithmetic on nanoseconds: the whole seconds that headers and clients are told, and,
+ * for the continuous algorithms, whose state is a fractional number of units, the
+ * rounding of units and instants.
  */
-final class Nanos {
+public final class Nanos {
+
+	/**
+	 * Nanoseconds in a second.
+	 */
+	public static final long PER_SECOND = 1_000_000_000L;
 
 	/**
 	 * Tolerance on unit counts, a millionth of a unit, so that floating error never
@@ -20,6 +26,16 @@ final class Nanos {
 	private static final double NANOS_EPSILON = 1e-13;
 
 	private Nanos() {
+	}
+
+	/**
+	 * {@code nanos} in whole seconds, rounded up; {@code 0} when not positive.
+	 */
+	public static long ceilSeconds(long nanos) {
+		if (nanos <= 0) {
+			return 0;
+		}
+		return (nanos + PER_SECOND - 1) / PER_SECOND;
 	}
 
 	/**

@@ -37,11 +37,6 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		return this.limit;
 	}
 
-	@Override
-	public Duration idleTimeout() {
-		return this.window;
-	}
-
 	/**
 	 * The log's entries are kept in the state's extension.
 	 */

@@ -1,5 +1,7 @@
 package dev.ratelimit.algorithm;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The numbers of one client's state for one {@link Limit}: three words whose meaning
  * the limit defines (a token bucket's tokens and refill instant, a window's index and
@@ -25,7 +27,7 @@ public abstract class StateWords {
 	 * What does not fit in the words: a sliding window log's entries, or a bucket's
 	 * states of a tier of several limits; {@code null} until one is set.
 	 */
-	protected Object extension() {
+	protected @Nullable Object extension() {
 		return null;
 	}
 
@@ -34,7 +36,7 @@ public abstract class StateWords {
 	 * @throws IllegalStateException when this object keeps only words, as a bucket whose
 	 * limits {@link Bucket#keepsOnlyWords(java.util.List) keep only words} may
 	 */
-	protected void extension(Object extension) {
+	protected void extension(@Nullable Object extension) {
 		throw new IllegalStateException(getClass().getSimpleName() + " keeps only words");
 	}
 

@@ -37,11 +37,6 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	}
 
 	@Override
-	public Duration idleTimeout() {
-		return window();
-	}
-
-	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("capacity", this.capacity);

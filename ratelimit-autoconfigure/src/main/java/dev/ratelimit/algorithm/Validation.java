@@ -2,6 +2,8 @@ package dev.ratelimit.algorithm;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Checks of limit parameters. Messages name the parameter as it is configured, so
  * that the policy layer can prefix the property path.
@@ -23,7 +25,7 @@ final class Validation {
 		}
 	}
 
-	static void positiveDuration(String name, Duration value) {
+	static void positiveDuration(String name, @Nullable Duration value) {
 		if (value == null) {
 			throw new IllegalArgumentException(name + " must be set");
 		}

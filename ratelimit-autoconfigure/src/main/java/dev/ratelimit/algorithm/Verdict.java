@@ -2,6 +2,8 @@ package dev.ratelimit.algorithm;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of all limits of a tier for one request: a request must pass every
  * limit. Holds every limit's decision, so that headers can describe each limit, and
@@ -19,6 +21,12 @@ import java.util.Objects;
 public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 	private static final Decision[] NO_DECISIONS = {};
+
+	/**
+	 * Admitted without consulting any limit, because none could be consulted: a store
+	 * failed open. There is no quota to report.
+	 */
+	public static final Verdict FAIL_OPEN = withoutLimits(true, 0);
 
 	private final boolean allowed;
 
@@ -115,7 +123,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * Seconds a rejected client should wait, rounded up and at least one.
 	 */
 	public long retryAfterSeconds() {
-		return Math.max(1, Decision.ceilSeconds(this.retryAfterNanos));
+		return Math.max(1, Nanos.ceilSeconds(this.retryAfterNanos));
 	}
 
 	/**
@@ -139,7 +147,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * The decision of the limit reported to the client, or {@code null} when no limit
 	 * could be consulted.
 	 */
-	public abstract Decision reported();
+	public abstract @Nullable Decision reported();
 
 	/**
 	 * The indexes of the limits, in the order they are reported: the reported limit
@@ -200,7 +208,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 		}
 
 		@Override
-		public Decision reported() {
+		public @Nullable Decision reported() {
 			return (this.reportedIndex >= 0) ? this.decisions[this.reportedIndex] : null;
 		}
 

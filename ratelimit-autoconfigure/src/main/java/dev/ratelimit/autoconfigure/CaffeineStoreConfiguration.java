@@ -1,11 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.List;
-
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ratelimit.algorithm.MonotonicClock;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.store.CaffeineBucketStore;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,12 +19,8 @@ class CaffeineStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	CaffeineBucketStore caffeineBucketStore(MonotonicClock clock, RateLimitProperties properties) {
-		long maximumKeys = properties.getCaffeine().getMaximumKeys();
-		if (maximumKeys <= 0) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"ratelimit.caffeine.maximum-keys", maximumKeys, "must be a positive number")));
-		}
-		return new CaffeineBucketStore(clock, maximumKeys);
+		return new CaffeineBucketStore(clock, ConfigurationChecks.requirePositive("ratelimit.caffeine.maximum-keys",
+				properties.getCaffeine().getMaximumKeys()));
 	}
 
 }

@@ -1,16 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitListener;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,25 +24,12 @@ class FilterConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
-			ObjectProvider<BucketStore> stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
+			BucketStores stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
 			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
-		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
+		return new RateLimitGatewayFilterFactory(policies, stores,
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
-				properties.getApiKeyHeader(), problemType(properties));
-	}
-
-	/**
-	 * The problem type, validated again for applications that define their own
-	 * policies, whose start-up skips the policy factory's checks.
-	 */
-	private static URI problemType(RateLimitProperties properties) {
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		URI type = RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-		return type;
+				properties.getApiKeyHeader(), ConfigurationChecks.problemType(properties));
 	}
 
 	@Bean
@@ -59,9 +40,9 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
 			ObjectProvider<GatewayProperties> gatewayProperties) {
-		return new RateLimitRouteValidator(policies, stores.orderedStream().toList(),
+		return new RateLimitRouteValidator(policies, stores,
 				gatewayProperties.getIfAvailable());
 	}
 

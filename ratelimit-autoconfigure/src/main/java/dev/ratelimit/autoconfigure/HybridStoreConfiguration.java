@@ -24,7 +24,7 @@ class HybridStoreConfiguration {
 	HybridBucketStore hybridBucketStore(ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory,
 			RateLimitRedisProperties redisProperties, RateLimitHybridProperties hybridProperties,
 			ObjectProvider<CaffeineBucketStore> localStore) {
-		RemoteStores.requirePositive("ratelimit.hybrid.sync-interval", hybridProperties.getSyncInterval());
+		ConfigurationChecks.requirePositive("ratelimit.hybrid.sync-interval", hybridProperties.getSyncInterval());
 		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.HYBRID, connectionFactory);
 		return new HybridBucketStore(RemoteStores.script(template, redisProperties), redisProperties.getTimeout(),
 				hybridProperties.getSyncInterval(),

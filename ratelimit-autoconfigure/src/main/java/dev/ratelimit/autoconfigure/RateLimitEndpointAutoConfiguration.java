@@ -1,15 +1,11 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.List;
-
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -33,7 +29,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 @ConditionalOnBean(RateLimitPolicies.class)
 @EnableConfigurationProperties(RateLimitActuatorProperties.class)
-@Import(RateLimitedRoutesConfiguration.class)
+@Import({ BucketStoresConfiguration.class, RateLimitedRoutesConfiguration.class })
 public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
@@ -44,20 +40,16 @@ public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
 			RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes) {
-		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker(properties),
+		return new RateLimitsEndpoint(policies, stores, totals, keyMasker(properties),
 				routes.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {
-		int prefixLength = properties.getMaskPrefixLength();
-		if (prefixLength < 0) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"ratelimit.actuator.mask-prefix-length", prefixLength, "must not be negative")));
-		}
-		return new KeyMasker(properties.getShowKeys(), prefixLength);
+		return new KeyMasker(properties.getShowKeys(), ConfigurationChecks
+			.requireNotNegative("ratelimit.actuator.mask-prefix-length", properties.getMaskPrefixLength()));
 	}
 
 }

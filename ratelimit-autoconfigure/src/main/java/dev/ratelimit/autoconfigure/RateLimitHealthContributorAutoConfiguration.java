@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.ratelimit.actuator.BucketStoreHealthIndicator;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketInspector;
+import dev.ratelimit.store.BucketStores;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,6 +18,7 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the {@code ratelimit} health
@@ -27,19 +28,20 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = RateLimitAutoConfiguration.class,
 		afterName = "dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration")
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(BucketStore.class)
+@ConditionalOnBean(BucketInspector.class)
 @ConditionalOnEnabledHealthIndicator("ratelimit")
+@Import(BucketStoresConfiguration.class)
 public final class RateLimitHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = { "ratelimitHealthIndicator", "ratelimitHealthContributor" })
-	HealthContributor ratelimitHealthContributor(ObjectProvider<BucketStore> stores) {
-		List<BucketStore> all = stores.orderedStream().toList();
+	HealthContributor ratelimitHealthContributor(BucketStores stores) {
+		List<BucketInspector> all = stores.inspectors();
 		if (all.size() == 1) {
 			return new BucketStoreHealthIndicator(all.get(0));
 		}
 		Map<String, HealthContributor> byName = new TreeMap<>();
-		for (BucketStore store : all) {
+		for (BucketInspector store : all) {
 			byName.put(store.name(), new BucketStoreHealthIndicator(store));
 		}
 		return CompositeHealthContributor.fromMap(byName);

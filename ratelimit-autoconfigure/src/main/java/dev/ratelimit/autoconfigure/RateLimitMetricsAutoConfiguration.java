@@ -1,21 +1,18 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
@@ -29,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
+@Import(BucketStoresConfiguration.class)
 public final class RateLimitMetricsAutoConfiguration {
 
 	@Bean
@@ -40,10 +38,8 @@ public final class RateLimitMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(RateLimitPolicies.class)
-	RateLimitBucketMetrics rateLimitBucketMetrics(RateLimitPolicies policies, ObjectProvider<BucketStore> stores) {
-		Map<String, BucketStore> storesByName = new LinkedHashMap<>();
-		stores.orderedStream().forEach((store) -> storesByName.put(store.name(), store));
-		return new RateLimitBucketMetrics(policies, storesByName);
+	RateLimitBucketMetrics rateLimitBucketMetrics(RateLimitPolicies policies, BucketStores stores) {
+		return new RateLimitBucketMetrics(policies, stores);
 	}
 
 }

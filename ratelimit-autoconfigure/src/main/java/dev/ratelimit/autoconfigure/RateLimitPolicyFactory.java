@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -20,9 +21,11 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
+import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;
+import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
@@ -31,11 +34,17 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TrustedProxies;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable
  * {@link RateLimitPolicies}, once at start-up. Every problem is collected so that one
  * failed start lists them all.
+ * <p>
+ * Longer than our other classes on purpose: every rule a policy's configuration must
+ * follow is here, in the order a reader checks a policy (globals, key, tiers, limits),
+ * so that one pass finds every problem; the rules other properties share (positive
+ * numbers and durations) are {@link ConfigurationChecks}'.
  */
 final class RateLimitPolicyFactory {
 
@@ -49,11 +58,9 @@ final class RateLimitPolicyFactory {
 
 	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
 
-	private static final String POSITIVE = "must be a positive number";
+	private static final String POSITIVE = ConfigurationChecks.POSITIVE;
 
 	private static final Set<Integer> NEEDS_CHALLENGE_OR_ALLOW = Set.of(401, 405, 407);
-
-	private static final String POSITIVE_DURATION = "must be a positive duration (for example 500ms, 1s, 1m, 1d)";
 
 	private static final String ABSOLUTE_URI = "must be an absolute URI, such as "
 			+ "https://iana.org/assignments/http-problem-types#quota-exceeded or one under a domain you control";
@@ -75,7 +82,6 @@ final class RateLimitPolicyFactory {
 	RateLimitPolicies create(RateLimitProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		validateGlobals(properties, problems);
-		String defaultTier = properties.getTiers().getDefaultTier();
 		Map<String, RateLimitPolicy> policies = new LinkedHashMap<>();
 		properties.getPolicies().forEach((id, policy) -> {
 			RateLimitPolicy built = policy(id, policy, properties, problems);
@@ -84,13 +90,12 @@ final class RateLimitPolicyFactory {
 			}
 		});
 		TrustedProxies trustedProxies = trustedProxies(properties, problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-		return new RateLimitPolicies(policies, defaultTier, properties.getTiers().getApiKeys(), trustedProxies);
+		ConfigurationChecks.requireNone(problems);
+		return new RateLimitPolicies(policies, properties.getTiers().getApiKeys(), trustedProxies);
 	}
 
-	private static TrustedProxies trustedProxies(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+	private static @Nullable TrustedProxies trustedProxies(RateLimitProperties properties,
+			List<ConfigurationProblem> problems) {
 		List<TrustedProxies.Block> blocks = new ArrayList<>();
 		List<String> configured = properties.getTrustedProxies();
 		for (int i = 0; i < configured.size(); i++) {
@@ -104,7 +109,7 @@ final class RateLimitPolicyFactory {
 		}
 		if (properties.getForwardedHeader() == null) {
 			problems.add(new ConfigurationProblem(PREFIX + ".forwarded-header", null,
-					"must be x-forwarded-for or forwarded"));
+					"must be " + ConfigName.oneOf(ForwardedHeader.values())));
 			return null;
 		}
 		return new TrustedProxies(blocks, properties.getForwardedHeader());
@@ -118,10 +123,11 @@ final class RateLimitPolicyFactory {
 		}
 		if (properties.getHeaders() == null) {
 			problems.add(new ConfigurationProblem(PREFIX + ".headers", null,
-					"must be draft-06, draft-11, x-ratelimit or none"));
+					"must be " + ConfigName.oneOf(HeaderStyle.values())));
 		}
 		if (properties.getStore() == null) {
-			problems.add(new ConfigurationProblem(PREFIX + ".store", null, "must be caffeine, redis or hybrid"));
+			problems.add(new ConfigurationProblem(PREFIX + ".store", null,
+					"must be " + ConfigName.oneOf(StoreType.values())));
 		}
 		problemType(properties.getProblem().getType(), problems);
 		String defaultTier = properties.getTiers().getDefaultTier();
@@ -137,7 +143,7 @@ final class RateLimitPolicyFactory {
 		});
 	}
 
-	private RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,
+	private @Nullable RateLimitPolicy policy(String id, RateLimitProperties.Policy policy, RateLimitProperties properties,
 			List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".policies." + id;
 		int problemsBefore = problems.size();
@@ -180,7 +186,8 @@ final class RateLimitPolicyFactory {
 		OnMissingKey onMissingKey = policy.getOnMissingKey();
 		Integer status = policy.getMissingKeyStatus();
 		if (onMissingKey == null) {
-			problems.add(new ConfigurationProblem(path + ".on-missing-key", null, "must be client-address or reject"));
+			problems.add(new ConfigurationProblem(path + ".on-missing-key", null,
+					"must be " + ConfigName.oneOf(OnMissingKey.values())));
 			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
 		}
 		if (onMissingKey == OnMissingKey.REJECT && key != null && !mayLackKey(key)) {
@@ -210,7 +217,7 @@ final class RateLimitPolicyFactory {
 				|| key instanceof KeySource.Bean;
 	}
 
-	private KeySource keySource(String path, String key, List<ConfigurationProblem> problems) {
+	private @Nullable KeySource keySource(String path, @Nullable String key, List<ConfigurationProblem> problems) {
 		if (key == null || key.isBlank()) {
 			problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
 			return null;
@@ -252,7 +259,8 @@ final class RateLimitPolicyFactory {
 		return null;
 	}
 
-	private Tier tier(String path, String name, List<LimitSpec> specs, long cost, List<ConfigurationProblem> problems) {
+	private @Nullable Tier tier(String path, String name, @Nullable List<LimitSpec> specs, long cost,
+			List<ConfigurationProblem> problems) {
 		if (specs == null || specs.isEmpty()) {
 			problems.add(new ConfigurationProblem(path, "[]", "must list at least one limit"));
 			return null;
@@ -274,7 +282,7 @@ final class RateLimitPolicyFactory {
 	 * recommends, so that clients resolve it the same way wherever the body travels.
 	 * @return the type, or {@code null} when it is not one (a problem was added)
 	 */
-	static URI problemType(String type, List<ConfigurationProblem> problems) {
+	static @Nullable URI problemType(@Nullable String type, List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".problem.type";
 		if (type == null || type.isBlank()) {
 			problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
@@ -293,7 +301,7 @@ final class RateLimitPolicyFactory {
 		return null;
 	}
 
-	private Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
+	private @Nullable Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
 		if (spec.getAlgorithm() == null || spec.getAlgorithm().isBlank()) {
 			problems.add(new ConfigurationProblem(path + ".algorithm", quoted(spec.getAlgorithm()),
 					"must be one of " + algorithmNames()));
@@ -367,14 +375,14 @@ final class RateLimitPolicyFactory {
 	}
 
 	private static void checkPositive(String path, Object value, List<ConfigurationProblem> problems) {
-		if (value instanceof Long number && number <= 0) {
-			problems.add(new ConfigurationProblem(path, number, POSITIVE));
+		if (value instanceof Long number) {
+			ConfigurationChecks.positive(path, number, problems);
 		}
 		else if (value instanceof Double number && !(number > 0 && Double.isFinite(number))) {
 			problems.add(new ConfigurationProblem(path, display(number), POSITIVE));
 		}
-		else if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
-			problems.add(new ConfigurationProblem(path, display(duration), POSITIVE_DURATION));
+		else if (value instanceof Duration duration) {
+			ConfigurationChecks.positive(path, duration, problems);
 		}
 	}
 
@@ -390,7 +398,7 @@ final class RateLimitPolicyFactory {
 		return values;
 	}
 
-	private static Algorithm algorithm(String name) {
+	private static @Nullable Algorithm algorithm(String name) {
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (algorithm.configName().equals(name.trim())) {
 				return algorithm;
@@ -420,7 +428,7 @@ final class RateLimitPolicyFactory {
 		return String.valueOf(value);
 	}
 
-	private static String quoted(String value) {
+	private static @Nullable String quoted(@Nullable String value) {
 		return (value != null) ? "'" + value + "'" : null;
 	}
 

@@ -10,6 +10,7 @@ import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Name;
@@ -18,6 +19,10 @@ import org.springframework.boot.context.properties.bind.Name;
  * Configuration of rate limiting: plan tiers, per-route policies and where bucket
  * state lives. Bound once at start-up and turned into validated
  * {@link dev.ratelimit.policy.RateLimitPolicies}.
+ * <p>
+ * Longer than our other classes on purpose: it is the one place the {@code ratelimit.*}
+ * keys are declared, so that the generated configuration metadata and the reference
+ * docs come from one class, and most of its lines are the Javadoc documenting each key.
  */
 @ConfigurationProperties("ratelimit")
 public class RateLimitProperties {
@@ -208,7 +213,7 @@ public class RateLimitProperties {
 		/**
 		 * Store that holds this policy's buckets, overriding 'ratelimit.store'.
 		 */
-		private StoreType store;
+		private @Nullable StoreType store;
 
 		/**
 		 * Limits of each tier, keyed by tier name; a request must pass every limit of
@@ -230,7 +235,7 @@ public class RateLimitProperties {
 		 * 'reject': 400 to 599, except 401, 405 and 407, whose responses must carry
 		 * headers a rate limiter cannot know. Defaults to 403.
 		 */
-		private Integer missingKeyStatus;
+		private @Nullable Integer missingKeyStatus;
 
 		public String getKey() {
 			return this.key;
@@ -256,11 +261,11 @@ public class RateLimitProperties {
 			this.cost = cost;
 		}
 
-		public StoreType getStore() {
+		public @Nullable StoreType getStore() {
 			return this.store;
 		}
 
-		public void setStore(StoreType store) {
+		public void setStore(@Nullable StoreType store) {
 			this.store = store;
 		}
 
@@ -280,11 +285,11 @@ public class RateLimitProperties {
 			this.onMissingKey = onMissingKey;
 		}
 
-		public Integer getMissingKeyStatus() {
+		public @Nullable Integer getMissingKeyStatus() {
 			return this.missingKeyStatus;
 		}
 
-		public void setMissingKeyStatus(Integer missingKeyStatus) {
+		public void setMissingKeyStatus(@Nullable Integer missingKeyStatus) {
 			this.missingKeyStatus = missingKeyStatus;
 		}
 
@@ -300,123 +305,123 @@ public class RateLimitProperties {
 		 * bodies: non-blank printable ASCII, unique within the tier. Defaults to
 		 * '<policy>-<tier>-<n>', n counting the tier's limits from 1.
 		 */
-		private String name;
+		private @Nullable String name;
 
 		/**
 		 * Algorithm: 'fixed-window', 'sliding-window-log', 'sliding-window-counter'
 		 * (these take limit and window), 'token-bucket' (capacity, refill-rate,
 		 * refill-period) or 'leaky-bucket' (capacity, drain-rate, drain-period).
 		 */
-		private String algorithm;
+		private @Nullable String algorithm;
 
 		/**
 		 * Units allowed per window, for the window algorithms.
 		 */
-		private Long limit;
+		private @Nullable Long limit;
 
 		/**
 		 * Length of the window, for the window algorithms.
 		 */
-		private Duration window;
+		private @Nullable Duration window;
 
 		/**
 		 * Size of the bucket: the largest burst of a token bucket, the queue size of a
 		 * leaky bucket.
 		 */
-		private Long capacity;
+		private @Nullable Long capacity;
 
 		/**
 		 * Tokens added per refill-period, for a token bucket; may be fractional.
 		 * Refill is continuous.
 		 */
-		private Double refillRate;
+		private @Nullable Double refillRate;
 
 		/**
 		 * Period over which refill-rate tokens are added, for a token bucket. Defaults
 		 * to 1s.
 		 */
-		private Duration refillPeriod;
+		private @Nullable Duration refillPeriod;
 
 		/**
 		 * Units drained per drain-period, for a leaky bucket; may be fractional. Drain
 		 * is continuous.
 		 */
-		private Double drainRate;
+		private @Nullable Double drainRate;
 
 		/**
 		 * Period over which drain-rate units drain, for a leaky bucket. Defaults to 1s.
 		 */
-		private Duration drainPeriod;
+		private @Nullable Duration drainPeriod;
 
-		public String getName() {
+		public @Nullable String getName() {
 			return this.name;
 		}
 
-		public void setName(String name) {
+		public void setName(@Nullable String name) {
 			this.name = name;
 		}
 
-		public String getAlgorithm() {
+		public @Nullable String getAlgorithm() {
 			return this.algorithm;
 		}
 
-		public void setAlgorithm(String algorithm) {
+		public void setAlgorithm(@Nullable String algorithm) {
 			this.algorithm = algorithm;
 		}
 
-		public Long getLimit() {
+		public @Nullable Long getLimit() {
 			return this.limit;
 		}
 
-		public void setLimit(Long limit) {
+		public void setLimit(@Nullable Long limit) {
 			this.limit = limit;
 		}
 
-		public Duration getWindow() {
+		public @Nullable Duration getWindow() {
 			return this.window;
 		}
 
-		public void setWindow(Duration window) {
+		public void setWindow(@Nullable Duration window) {
 			this.window = window;
 		}
 
-		public Long getCapacity() {
+		public @Nullable Long getCapacity() {
 			return this.capacity;
 		}
 
-		public void setCapacity(Long capacity) {
+		public void setCapacity(@Nullable Long capacity) {
 			this.capacity = capacity;
 		}
 
-		public Double getRefillRate() {
+		public @Nullable Double getRefillRate() {
 			return this.refillRate;
 		}
 
-		public void setRefillRate(Double refillRate) {
+		public void setRefillRate(@Nullable Double refillRate) {
 			this.refillRate = refillRate;
 		}
 
-		public Duration getRefillPeriod() {
+		public @Nullable Duration getRefillPeriod() {
 			return this.refillPeriod;
 		}
 
-		public void setRefillPeriod(Duration refillPeriod) {
+		public void setRefillPeriod(@Nullable Duration refillPeriod) {
 			this.refillPeriod = refillPeriod;
 		}
 
-		public Double getDrainRate() {
+		public @Nullable Double getDrainRate() {
 			return this.drainRate;
 		}
 
-		public void setDrainRate(Double drainRate) {
+		public void setDrainRate(@Nullable Double drainRate) {
 			this.drainRate = drainRate;
 		}
 
-		public Duration getDrainPeriod() {
+		public @Nullable Duration getDrainPeriod() {
 			return this.drainPeriod;
 		}
 
-		public void setDrainPeriod(Duration drainPeriod) {
+		public void setDrainPeriod(@Nullable Duration drainPeriod) {
 			this.drainPeriod = drainPeriod;
 		}
 

@@ -7,6 +7,7 @@ import java.util.jar.Manifest;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.netty.http.server.HttpServer;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -69,7 +70,7 @@ final class ReactorNettyVersionCheck implements SmartInitializingSingleton {
 	 * The {@code Bundle-Version} of the jar that holds Reactor Netty's HTTP server, or
 	 * {@code null} when it cannot be read (classes not from a jar).
 	 */
-	static String bundleVersion() {
+	static @Nullable String bundleVersion() {
 		URL classFile = HttpServer.class.getResource("HttpServer.class");
 		String location = (classFile != null) ? classFile.toString() : "";
 		int entry = location.lastIndexOf("!/");

@@ -1,9 +1,9 @@
 package dev.ratelimit.autoconfigure;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -75,35 +75,21 @@ final class RemoteStores {
 				breaker.getFailureThreshold(), breaker.getOpenDuration().toNanos()), local, clock);
 	}
 
-	static void requirePositive(String property, Duration value) {
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		checkPositive(property, value, problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-	}
-
 	private static void validate(RateLimitRedisProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
-		checkPositive("ratelimit.redis.timeout", properties.getTimeout(), problems);
+		ConfigurationChecks.positive("ratelimit.redis.timeout", properties.getTimeout(), problems);
 		if (properties.getOnFailure() == null) {
-			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null, "must be allow, deny or local"));
+			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null,
+					"must be " + ConfigName.oneOf(FailureMode.values())));
 		}
 		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
 		if (breaker.getFailureThreshold() < 1) {
 			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.failure-threshold",
 					breaker.getFailureThreshold(), "must be at least 1"));
 		}
-		checkPositive("ratelimit.redis.circuit-breaker.open-duration", breaker.getOpenDuration(), problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-	}
-
-	private static void checkPositive(String property, Duration value, List<ConfigurationProblem> problems) {
-		if (value == null || value.isZero() || value.isNegative()) {
-			problems.add(new ConfigurationProblem(property, value, "must be a positive duration"));
-		}
+		ConfigurationChecks.positive("ratelimit.redis.circuit-breaker.open-duration", breaker.getOpenDuration(),
+				problems);
+		ConfigurationChecks.requireNone(problems);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.function.Function;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.store.BucketId;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -28,7 +29,7 @@ interface ClientKeyResolver {
 	 * {@code null}
 	 * @return the key, or nothing when the request has none and its policy rejects it
 	 */
-	Mono<String> resolve(ServerWebExchange exchange, String knownApiKey);
+	Mono<String> resolve(ServerWebExchange exchange, @Nullable String knownApiKey);
 
 	/**
 	 * A resolver that reads every key from the request itself, at once, so that the
@@ -42,10 +43,10 @@ interface ClientKeyResolver {
 		 * @return the key, or {@code null} when the request has none and its policy
 		 * rejects it
 		 */
-		String resolveNow(ServerWebExchange exchange, String knownApiKey);
+		@Nullable String resolveNow(ServerWebExchange exchange, @Nullable String knownApiKey);
 
 		@Override
-		default Mono<String> resolve(ServerWebExchange exchange, String knownApiKey) {
+		default Mono<String> resolve(ServerWebExchange exchange, @Nullable String knownApiKey) {
 			return Mono.justOrEmpty(resolveNow(exchange, knownApiKey));
 		}
 
@@ -102,7 +103,7 @@ interface ClientKeyResolver {
 		if (source instanceof KeySource.Bean bean) {
 			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
 			// Deferred so that a resolver throwing instead of signalling an error is
-			// handled like a failing store, never as a 5xx.
+			// handled as one signalling it: the request goes through, never a 5xx.
 			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(BucketId::storedKey)

@@ -1,10 +1,12 @@
 package dev.ratelimit.gateway;
 
+import dev.ratelimit.algorithm.ConfigName;
+
 /**
  * Which rate limit headers the filter writes, as configured by
  * {@code ratelimit.headers}.
  */
-public enum HeaderStyle {
+public enum HeaderStyle implements ConfigName {
 
 	/**
 	 * {@code RateLimit-Limit}, {@code RateLimit-Remaining}, {@code RateLimit-Reset} and

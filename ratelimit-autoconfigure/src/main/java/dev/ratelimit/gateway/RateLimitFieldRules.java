@@ -2,7 +2,6 @@ package dev.ratelimit.gateway;
 
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -62,7 +61,7 @@ public final class RateLimitFieldRules {
 			if (style == HeaderStyle.DRAFT_06 || style == HeaderStyle.DRAFT_11) {
 				if (limit.quota() > MAX_INTEGER) {
 					problems.add(new ConfigurationProblem(limitPath + "." + quotaProperty(limit), limit.quota(),
-							"must be at most " + MAX_INTEGER + " with ratelimit.headers=" + configName(style)
+							"must be at most " + MAX_INTEGER + " with ratelimit.headers=" + style.configName()
 									+ ", which sends it as a Structured Fields Integer (RFC 9651 section 3.3.1)"));
 				}
 			}
@@ -115,10 +114,6 @@ public final class RateLimitFieldRules {
 
 	private static String quotaProperty(Limit limit) {
 		return (limit instanceof TokenBucket || limit instanceof LeakyBucket) ? "capacity" : "limit";
-	}
-
-	private static String configName(HeaderStyle style) {
-		return style.name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 }

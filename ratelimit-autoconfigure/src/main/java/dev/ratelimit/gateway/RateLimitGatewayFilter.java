@@ -7,9 +7,11 @@ import java.util.Map;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.ThrottledLog;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -27,14 +29,11 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RateLimitGatewayFilter.class));
 
-	private static final ThrottledLog listenerFailures = new ThrottledLog(
+	private static final ThrottledLog keyResolverFailures = new ThrottledLog(
 			LogFactory.getLog(RateLimitGatewayFilter.class));
 
-	/**
-	 * Stands for a store that failed or answered nothing: let the request through,
-	 * report no quota.
-	 */
-	private static final Verdict STORE_FAILED = Verdict.withoutLimits(true, 0);
+	private static final ThrottledLog listenerFailures = new ThrottledLog(
+			LogFactory.getLog(RateLimitGatewayFilter.class));
 
 	/**
 	 * Stands for a request without a key whose policy rejects it; recognised by
@@ -50,7 +49,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final long cost;
 
-	private final BucketStore store;
+	private final BucketDecider store;
 
 	private final String apiKeyHeader;
 
@@ -68,7 +67,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	private final MissingKeyRejection missingKey;
 
-	RateLimitGatewayFilter(RouteSettings route, BucketStore store, Map<String, String> tiersByApiKey,
+	RateLimitGatewayFilter(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, ClientKeyResolver keyResolver,
 			RateLimitListener[] listeners, RateLimitProblemWriter problemWriter, MissingKeyRejection missingKey) {
 		this.policyId = route.policyId();
@@ -128,11 +127,13 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 	private Mono<Void> judge(ServerWebExchange exchange, GatewayFilterChain chain, TierPlan plan, Mono<String> key,
 			long start) {
 		return key
-			.flatMap((resolved) -> this.store
-				.acquire(new BucketId(this.policyId, plan.tier().name(), resolved), plan.tier(), this.cost)
-				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null))))
+			.flatMap((resolved) -> Mono
+				.defer(() -> this.store.acquire(new BucketId(this.policyId, plan.tier().name(), resolved),
+						plan.tier(), this.cost))
+				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
+				.onErrorResume((error) -> Mono.just(storeFailed(error))))
 			.defaultIfEmpty(NO_KEY)
-			.onErrorResume((error) -> Mono.just(storeFailed(error)))
+			.onErrorResume((error) -> Mono.just(keyResolverFailed(error)))
 			.flatMap((verdict) -> (verdict != NO_KEY)
 					? enforce(exchange, chain, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start)
 					: rejectMissingKey(exchange, plan));
@@ -143,10 +144,24 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 		return this.problemWriter.rejectMissingKey(exchange, this.missingKey.status(), this.missingKey.detail());
 	}
 
-	private Verdict storeFailed(Throwable error) {
-		storeFailures.warn("Rate limit store '" + this.store.name() + "' failed for policy '" + this.policyId
+	/**
+	 * A store that failed or answered nothing lets the request through, reporting no
+	 * quota.
+	 */
+	private Verdict storeFailed(@Nullable Throwable error) {
+		storeFailures.warn(() -> "Rate limit store '" + this.store.name() + "' failed for policy '" + this.policyId
 				+ "' on route '" + this.routeId + "'; letting the request through", error);
-		return STORE_FAILED;
+		return Verdict.FAIL_OPEN;
+	}
+
+	/**
+	 * A key resolver that fails lets the request through, as a failing store does: the
+	 * limiter must not turn its own failure into the client's error.
+	 */
+	private Verdict keyResolverFailed(Throwable error) {
+		keyResolverFailures.warn(() -> "Rate limit key resolver of policy '" + this.policyId + "' failed on route '"
+				+ this.routeId + "'; letting the request through without a rate limit decision", error);
+		return Verdict.FAIL_OPEN;
 	}
 
 	private Mono<Void> enforce(ServerWebExchange exchange, GatewayFilterChain chain, TierPlan plan, Verdict verdict,
@@ -180,7 +195,7 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 						decisionNanos);
 			}
 			catch (RuntimeException ex) {
-				listenerFailures.warn("Rate limit listener " + listener + " failed", ex);
+				listenerFailures.warn(() -> "Rate limit listener " + listener + " failed", ex);
 			}
 		}
 	}

@@ -16,7 +16,9 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
@@ -50,7 +52,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	private final RateLimitPolicies policies;
 
-	private final List<BucketStore> stores;
+	private final BucketStores stores;
 
 	private final RateLimitListener[] listeners;
 
@@ -66,7 +68,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	/**
 	 * @param policies the validated policies
-	 * @param stores every available store; a policy uses the one named by its store type
+	 * @param stores the available stores; a policy uses the one named by its store type
 	 * @param listeners told of every decision
 	 * @param beanFactory where {@code "#{@beanName}"} key resolvers are looked up
 	 * @param messageWriters the application's HTTP message writers, one of which must
@@ -75,12 +77,12 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * @param apiKeyHeader the request header carrying the API key
 	 * @param problemType the type of every 429's problem body, an absolute URI
 	 */
-	public RateLimitGatewayFilterFactory(RateLimitPolicies policies, List<BucketStore> stores,
+	public RateLimitGatewayFilterFactory(RateLimitPolicies policies, BucketStores stores,
 			List<RateLimitListener> listeners, BeanFactory beanFactory, List<HttpMessageWriter<?>> messageWriters,
 			HeaderStyle headerStyle, String apiKeyHeader, URI problemType) {
 		super(Config.class);
 		this.policies = policies;
-		this.stores = List.copyOf(stores);
+		this.stores = stores;
 		this.listeners = listeners.toArray(new RateLimitListener[0]);
 		this.beanFactory = beanFactory;
 		this.headerStyle = headerStyle;
@@ -102,7 +104,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	@Override
 	public GatewayFilter apply(Config config) {
 		RateLimitPolicy policy = requirePolicy(this.policies, config.getPolicy(), config.getRouteId());
-		BucketStore store = requireStore(policy, this.stores);
+		BucketDecider store = this.stores.decider(policy);
 		Map<String, TierPlan> plans = new HashMap<>();
 		for (Tier tier : policy.tiers().values()) {
 			plans.put(tier.name(), plan(policy.id(), tier));
@@ -158,7 +160,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * The policy a route names.
 	 * @throws InvalidRateLimitConfigurationException when there is no such policy
 	 */
-	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, String policyId, String routeId) {
+	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, @Nullable String policyId,
+			@Nullable String routeId) {
 		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
 		if (policy == null) {
 			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
@@ -174,35 +177,11 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	}
 
 	/**
-	 * The store a policy's buckets live in.
-	 * @throws InvalidRateLimitConfigurationException when no such store is available
-	 */
-	static BucketStore requireStore(RateLimitPolicy policy, List<BucketStore> stores) {
-		String wanted = policy.store().storeName();
-		List<String> available = new ArrayList<>();
-		for (BucketStore store : stores) {
-			if (store.name().equals(wanted)) {
-				return store;
-			}
-			available.add(store.name());
-		}
-		throw new InvalidRateLimitConfigurationException(List.of(missingStore(policy, available)));
-	}
-
-	static ConfigurationProblem missingStore(RateLimitPolicy policy, List<String> available) {
-		return new ConfigurationProblem("ratelimit.policies." + policy.id() + ".store (or ratelimit.store)",
-				policy.store().storeName(),
-				"must name an available store (available: " + (available.isEmpty() ? "none" : available)
-						+ "); the redis and hybrid stores need spring-boot-starter-data-redis-reactive and a"
-						+ " reachable Redis (spring.data.redis.*), the caffeine store needs Caffeine on the classpath");
-	}
-
-	/**
 	 * The policy id a gateway filter definition names, or {@code null} when it is not a
 	 * {@code RateLimit} filter or names no policy. Accepts the shortcut
 	 * ({@code RateLimit=orders}) and the long form ({@code args: { policy: orders }}).
 	 */
-	public static String policyId(FilterDefinition definition) {
+	public static @Nullable String policyId(FilterDefinition definition) {
 		if (!NAME.equals(definition.getName())) {
 			return null;
 		}
@@ -216,29 +195,29 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static class Config implements HasRouteId {
 
-		private String policy;
+		private @Nullable String policy;
 
-		private String routeId;
+		private @Nullable String routeId;
 
 		/**
 		 * The id of the policy under {@code ratelimit.policies}.
 		 */
-		public String getPolicy() {
+		public @Nullable String getPolicy() {
 			return this.policy;
 		}
 
-		public Config setPolicy(String policy) {
+		public Config setPolicy(@Nullable String policy) {
 			this.policy = policy;
 			return this;
 		}
 
 		@Override
-		public String getRouteId() {
+		public @Nullable String getRouteId() {
 			return this.routeId;
 		}
 
 		@Override
-		public void setRouteId(String routeId) {
+		public void setRouteId(@Nullable String routeId) {
 			this.routeId = routeId;
 		}
 

@@ -6,8 +6,8 @@ import java.util.List;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
@@ -28,20 +28,20 @@ public class RateLimitRouteValidator implements InitializingBean {
 
 	private final RateLimitPolicies policies;
 
-	private final List<BucketStore> stores;
+	private final BucketStores stores;
 
-	private final GatewayProperties gatewayProperties;
+	private final @Nullable GatewayProperties gatewayProperties;
 
 	/**
 	 * @param policies the validated policies
-	 * @param stores every available store
+	 * @param stores the available stores
 	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
 	 * there are none
 	 */
-	public RateLimitRouteValidator(RateLimitPolicies policies, List<BucketStore> stores,
-			GatewayProperties gatewayProperties) {
+	public RateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
+			@Nullable GatewayProperties gatewayProperties) {
 		this.policies = policies;
-		this.stores = List.copyOf(stores);
+		this.stores = stores;
 		this.gatewayProperties = gatewayProperties;
 	}
 
@@ -54,16 +54,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 	}
 
 	List<ConfigurationProblem> problems() {
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		List<String> available = new ArrayList<>();
-		for (BucketStore store : this.stores) {
-			available.add(store.name());
-		}
-		for (RateLimitPolicy policy : this.policies.byId().values()) {
-			if (!available.contains(policy.store().storeName())) {
-				problems.add(RateLimitGatewayFilterFactory.missingStore(policy, available));
-			}
-		}
+		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(this.policies));
 		if (this.gatewayProperties != null) {
 			checkFilters(DEFAULT_FILTERS, this.gatewayProperties.getDefaultFilters(), problems);
 			List<RouteDefinition> routes = this.gatewayProperties.getRoutes();
@@ -91,7 +82,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 		}
 	}
 
-	private static String display(FilterDefinition filter, String policyId) {
+	private static String display(FilterDefinition filter, @Nullable String policyId) {
 		return filter.getName() + "=" + ((policyId != null) ? policyId : "");
 	}
 

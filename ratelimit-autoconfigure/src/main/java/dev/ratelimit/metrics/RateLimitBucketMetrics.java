@@ -1,11 +1,11 @@
 package dev.ratelimit.metrics;
 
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketInspector;
+import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -27,24 +27,24 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 
 	private final RateLimitPolicies policies;
 
-	private final Map<String, BucketStore> storesByName;
+	private final BucketStores stores;
 
 	/**
 	 * @param policies the configured policies
-	 * @param storesByName the bucket stores by {@link BucketStore#name()}
+	 * @param stores the stores, of which a policy's is inspected; a policy whose store
+	 * cannot be inspected has no gauge
 	 */
-	public RateLimitBucketMetrics(RateLimitPolicies policies, Map<String, BucketStore> storesByName) {
+	public RateLimitBucketMetrics(RateLimitPolicies policies, BucketStores stores) {
 		this.policies = policies;
-		this.storesByName = Map.copyOf(storesByName);
+		this.stores = stores;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		for (RateLimitPolicy policy : this.policies.byId().values()) {
-			BucketStore store = this.storesByName.get(policy.store().storeName());
+			BucketInspector store = this.stores.inspector(policy);
 			if (store == null) {
-				throw new IllegalStateException("Policy '" + policy.id() + "' keeps its buckets in the '"
-						+ policy.store().storeName() + "' store, but there is no such BucketStore bean");
+				continue;
 			}
 			Gauge.builder(BUCKETS, new LiveBucketCount(store, policy), LiveBucketCount::read)
 				.description("Live buckets of a rate limit policy")
@@ -57,7 +57,7 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 
 	private static final class LiveBucketCount {
 
-		private final BucketStore store;
+		private final BucketInspector store;
 
 		private final RateLimitPolicy policy;
 
@@ -65,7 +65,7 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 
 		private volatile double lastCount = Double.NaN;
 
-		LiveBucketCount(BucketStore store, RateLimitPolicy policy) {
+		LiveBucketCount(BucketInspector store, RateLimitPolicy policy) {
 			this.store = store;
 			this.policy = policy;
 		}

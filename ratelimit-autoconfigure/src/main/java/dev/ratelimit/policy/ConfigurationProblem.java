@@ -1,5 +1,7 @@
 package dev.ratelimit.policy;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One thing wrong with the rate limit configuration.
  *
@@ -7,7 +9,7 @@ package dev.ratelimit.policy;
  * @param value the offending value, or {@code null} when the property is missing
  * @param rule what the value must be
  */
-public record ConfigurationProblem(String property, Object value, String rule) {
+public record ConfigurationProblem(String property, @Nullable Object value, String rule) {
 
 	/**
 	 * The problem as one line: {@code <property>: was <value>, <rule>}.

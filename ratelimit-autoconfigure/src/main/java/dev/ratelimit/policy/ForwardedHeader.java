@@ -1,11 +1,13 @@
 package dev.ratelimit.policy;
 
+import dev.ratelimit.algorithm.ConfigName;
+
 /**
  * The header trusted proxies append their client's address to. Only one is read: a
  * proxy that writes one passes the other on as the client sent it, so reading both
  * would let a client choose its own address.
  */
-public enum ForwardedHeader {
+public enum ForwardedHeader implements ConfigName {
 
 	/**
 	 * {@code X-Forwarded-For: <client>, <proxy1>, <proxy2>}: the de facto standard,

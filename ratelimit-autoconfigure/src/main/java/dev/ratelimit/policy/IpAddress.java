@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Strict parsing of IP address literals, never a DNS lookup: IPv4 in dotted decimal
  * (four parts, no leading zeros, so {@code 010.0.0.1}, {@code 127.1} and
@@ -29,7 +31,7 @@ public final class IpAddress {
 	 * The address {@code text[start, end)} spells: 4 bytes for IPv4 (IPv4-mapped IPv6
 	 * included), 16 for IPv6; {@code null} when it is not a literal.
 	 */
-	public static byte[] parse(CharSequence text, int start, int end) {
+	public static byte @Nullable [] parse(CharSequence text, int start, int end) {
 		int length = end - start;
 		if (length <= 0 || length > MAX_LITERAL_LENGTH) {
 			return null;
@@ -46,7 +48,7 @@ public final class IpAddress {
 	/**
 	 * The address {@code text} spells, or {@code null}.
 	 */
-	public static byte[] parse(CharSequence text) {
+	public static byte @Nullable [] parse(CharSequence text) {
 		return parse(text, 0, text.length());
 	}
 
@@ -93,7 +95,7 @@ public final class IpAddress {
 		return at == end;
 	}
 
-	private static byte[] parseIpv6(CharSequence text, int start, int end) {
+	private static byte @Nullable [] parseIpv6(CharSequence text, int start, int end) {
 		byte[] address = new byte[IPV6_BYTES];
 		int written = 0;
 		int gapAt = -1;
@@ -160,7 +162,7 @@ public final class IpAddress {
 		return address;
 	}
 
-	private static byte[] unmapped(byte[] address) {
+	private static byte @Nullable [] unmapped(byte @Nullable [] address) {
 		if (address == null) {
 			return null;
 		}

@@ -1,10 +1,12 @@
 package dev.ratelimit.policy;
 
+import dev.ratelimit.algorithm.ConfigName;
+
 /**
  * What a request gets when its policy's key yields nothing: no authenticated
  * principal, no such header, a {@code KeyResolver} that yields nothing.
  */
-public enum OnMissingKey {
+public enum OnMissingKey implements ConfigName {
 
 	/**
 	 * Counted against its client address's quota, so no request escapes limiting.

@@ -2,17 +2,18 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Every configured policy, validated at start-up, and how a request's API key maps
  * to its tier.
  *
  * @param byId the policies by id
- * @param defaultTier the tier of a request with no API key or an unknown one
  * @param tiersByApiKey the tier of each known API key
  * @param trustedProxies the proxies whose forwarding header names the client
  */
-public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
-		Map<String, String> tiersByApiKey, TrustedProxies trustedProxies) {
+public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey,
+		TrustedProxies trustedProxies) {
 
 	public RateLimitPolicies {
 		byId = Map.copyOf(byId);
@@ -22,15 +23,14 @@ public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaul
 	/**
 	 * Policies that trust no proxy: the client is the connection's remote address.
 	 */
-	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
-			Map<String, String> tiersByApiKey) {
-		this(byId, defaultTier, tiersByApiKey, TrustedProxies.NONE);
+	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey) {
+		this(byId, tiersByApiKey, TrustedProxies.NONE);
 	}
 
 	/**
 	 * The policy with that id, or {@code null} when there is none.
 	 */
-	public RateLimitPolicy policy(String id) {
+	public @Nullable RateLimitPolicy policy(String id) {
 		return this.byId.get(id);
 	}
 

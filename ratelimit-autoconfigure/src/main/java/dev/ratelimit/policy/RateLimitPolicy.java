@@ -39,12 +39,4 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 				DEFAULT_MISSING_KEY_STATUS);
 	}
 
-	/**
-	 * The tier a request of the named tier gets: its own entry, else the default tier.
-	 */
-	public Tier tier(String tierName) {
-		Tier tier = this.tiers.get(tierName);
-		return (tier != null) ? tier : this.defaultTier;
-	}
-
 }

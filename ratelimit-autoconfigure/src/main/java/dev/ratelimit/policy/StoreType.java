@@ -1,31 +1,27 @@
 package dev.ratelimit.policy;
 
+import dev.ratelimit.algorithm.ConfigName;
+
 /**
  * Where a policy's buckets live, as configured by {@code ratelimit.store} or a
  * policy's own {@code store}.
  */
-public enum StoreType {
+public enum StoreType implements ConfigName {
 
 	/** This node's memory: fast, per-node limits. */
-	CAFFEINE("caffeine"),
+	CAFFEINE,
 
 	/** One Redis-held counter per bucket: exact across a fleet. */
-	REDIS("redis"),
+	REDIS,
 
 	/** Local decisions reconciled with Redis in the background: eventually consistent. */
-	HYBRID("hybrid");
-
-	private final String storeName;
-
-	StoreType(String storeName) {
-		this.storeName = storeName;
-	}
+	HYBRID;
 
 	/**
-	 * The {@link dev.ratelimit.store.BucketStore#name()} of the store that serves this type.
+	 * The {@link dev.ratelimit.store.BucketDecider#name()} of the store that serves this type.
 	 */
 	public String storeName() {
-		return this.storeName;
+		return configName();
 	}
 
 }

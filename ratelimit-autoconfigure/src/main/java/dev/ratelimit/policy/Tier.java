@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.ratelimit.algorithm.Limit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plan tier within a policy: the limits a request of that tier must all pass.
@@ -15,7 +16,7 @@ import dev.ratelimit.algorithm.Limit;
  * @param limitNames the configured name of each limit, in the same order; {@code null}
  * for a limit without one
  */
-public record Tier(String name, List<Limit> limits, List<String> limitNames) {
+public record Tier(String name, List<Limit> limits, List<@Nullable String> limitNames) {
 
 	public Tier {
 		limits = List.copyOf(limits);

@@ -3,6 +3,8 @@ package dev.ratelimit.policy;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The proxies (load balancers, CDN edges) whose forwarding header says who their
  * client was: {@code ratelimit.trusted-proxies}, parsed once at start-up. The header
@@ -93,7 +95,7 @@ public final class TrustedProxies {
 		 * The block {@code cidr} spells.
 		 * @throws IllegalArgumentException naming the rule it breaks
 		 */
-		public static Block parse(String cidr) {
+		public static Block parse(@Nullable String cidr) {
 			if (cidr == null || cidr.isBlank()) {
 				throw new IllegalArgumentException(SYNTAX);
 			}

@@ -72,9 +72,16 @@ public record BucketId(String policy, String tier, String key) {
 		if (key.length() <= MAX_KEY_LENGTH) {
 			return key;
 		}
+		return DIGEST_PREFIX + HexFormat.of().formatHex(sha256(key));
+	}
+
+	/**
+	 * The SHA-256 digest of a key's UTF-8 bytes: what a long key is kept as, and what
+	 * a masked key is recognised by.
+	 */
+	public static byte[] sha256(String key) {
 		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return DIGEST_PREFIX + HexFormat.of().formatHex(digest);
+			return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);

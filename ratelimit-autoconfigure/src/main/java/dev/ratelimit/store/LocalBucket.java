@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.ratelimit.algorithm.Bucket;
 import dev.ratelimit.algorithm.Limit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A bucket of the Caffeine store: the client's state and its identity in one object,
@@ -70,7 +71,7 @@ abstract sealed class LocalBucket extends Bucket permits AddressKeyBucket, Packe
 	/**
 	 * Whether this is the bucket of {@code policy}, {@code tier} and {@code key}.
 	 */
-	final boolean is(String policy, String tier, String key) {
+	final boolean is(String policy, String tier, @Nullable String key) {
 		return this.policyTier.policy.equals(policy) && this.policyTier.tierName.equals(tier) && key != null
 				&& hasKey(key);
 	}

@@ -1,5 +1,7 @@
 package dev.ratelimit.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A bucket keeping its key as a {@code String}: a key too long to pack, or a bucket with
  * an extension (a sliding window log, a tier of several limits).
@@ -8,7 +10,7 @@ final class StringKeyBucket extends LocalBucket {
 
 	private final String key;
 
-	private Object extension;
+	private @Nullable Object extension;
 
 	StringKeyBucket(PolicyTier policyTier, String key) {
 		super(policyTier);
@@ -31,12 +33,12 @@ final class StringKeyBucket extends LocalBucket {
 	}
 
 	@Override
-	protected Object extension() {
+	protected @Nullable Object extension() {
 		return this.extension;
 	}
 
 	@Override
-	protected void extension(Object extension) {
+	protected void extension(@Nullable Object extension) {
 		this.extension = extension;
 	}
 

@@ -15,6 +15,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +42,8 @@ class BucketListingMeasurement {
 			store.acquire(new BucketId("orders", "anonymous", "client-" + i), tier, 1 + (i % 7)).block();
 		}
 		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(
-				new RateLimitPolicies(Map.of("orders", policy), "anonymous", Map.of()), List.of(store),
+				new RateLimitPolicies(Map.of("orders", policy), Map.of()),
+				new BucketStores(List.of(store), List.of(store)),
 				new RateLimitTotals(), new KeyMasker(ShowKeys.NEVER, 4), null);
 		AtomicBoolean listing = new AtomicBoolean(true);
 		AtomicLong decisionsDuringListing = new AtomicLong();

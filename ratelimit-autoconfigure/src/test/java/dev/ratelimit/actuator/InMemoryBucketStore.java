@@ -5,22 +5,20 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.LimitSnapshot;
 import dev.ratelimit.store.StoreHealth;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A {@link BucketStore} test double holding fixed snapshots; it counts how many
- * buckets listings pull from it.
+ * A {@link BucketInspector} test double holding fixed snapshots; it counts how many
+ * buckets listings pull from it. It decides nothing: the actuator never asks it to.
  */
-public class InMemoryBucketStore implements BucketStore {
+public class InMemoryBucketStore implements BucketInspector {
 
 	private final String name;
 
@@ -55,11 +53,6 @@ public class InMemoryBucketStore implements BucketStore {
 	@Override
 	public String name() {
 		return this.name;
-	}
-
-	@Override
-	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
-		return Mono.error(new UnsupportedOperationException("the actuator never acquires"));
 	}
 
 	@Override

@@ -10,7 +10,9 @@ import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.BucketStores;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -23,7 +25,6 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
 import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link RateLimitsEndpoint}.
@@ -34,7 +35,7 @@ class RateLimitsEndpointTests {
 
 	private final RateLimitTotals totals = new RateLimitTotals();
 
-	private final RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+	private final RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 			this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
 
 	@Test
@@ -81,7 +82,7 @@ class RateLimitsEndpointTests {
 			}
 
 		};
-		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), List.of(failing), this.totals,
+		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(failing), this.totals,
 				new KeyMasker(ShowKeys.NEVER, 4), null);
 		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
 		PolicyDescriptor orders = descriptor.policies().get("orders");
@@ -104,7 +105,7 @@ class RateLimitsEndpointTests {
 		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
 		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
 				List.of(new FilterDefinition("RateLimit=search")));
-		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
 		RateLimitsDescriptor descriptor = withRoutes.rateLimits().block();
 		assertThat(descriptor.policies().get("orders").routes()).containsExactly("orders-route", "orders-long");
@@ -141,7 +142,7 @@ class RateLimitsEndpointTests {
 	@Test
 	void showsKeysWhenAskedToAlways() {
 		this.store.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0));
-		RateLimitsEndpoint showing = new RateLimitsEndpoint(TestPolicies.policies(), List.of(this.store),
+		RateLimitsEndpoint showing = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.ALWAYS, 4), null);
 		assertThat(showing.buckets("orders", null).block().buckets()).extracting(BucketDescriptor::key)
 			.containsExactly("demo-free-key");
@@ -216,20 +217,30 @@ class RateLimitsEndpointTests {
 	@Test
 	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
 		RateLimitsEndpoint noStore = new RateLimitsEndpoint(TestPolicies.policies(),
-				List.of(new InMemoryBucketStore("redis")), this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
-		assertThatIllegalStateException().isThrownBy(() -> noStore.buckets("orders", null))
-			.withMessageContaining("'orders'")
-			.withMessageContaining("'caffeine'")
+				inspecting(new InMemoryBucketStore("redis")), this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> noStore.buckets("orders", null))
+			.withMessageContaining("ratelimit.policies.orders.store (or ratelimit.store): was caffeine")
 			.withMessageContaining("[redis]");
 	}
 
 	@Test
-	void twoStoresWithOneNameAreRejected() {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> new RateLimitsEndpoint(TestPolicies.policies(),
-					List.of(new InMemoryBucketStore("caffeine"), new InMemoryBucketStore("caffeine")), this.totals,
-					new KeyMasker(ShowKeys.NEVER, 4), null))
-			.withMessageContaining("'caffeine'");
+	void policyWhoseStoreOnlyDecidesIsListedWithoutBucketsAndSaysWhy() {
+		RateLimitsEndpoint decideOnly = new RateLimitsEndpoint(TestPolicies.policies(),
+				new BucketStores(List.of(new DecideOnlyStore("caffeine")), List.of()), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null);
+		PolicyDescriptor orders = decideOnly.rateLimits().block().policies().get("orders");
+		assertThat(orders.store()).isEqualTo("caffeine");
+		assertThat(orders.liveBuckets()).isNull();
+		assertThat(orders.liveBucketsError())
+			.isEqualTo("the caffeine store decides requests but cannot be inspected (it implements no BucketInspector)");
+		assertThat(decideOnly.buckets("orders", null).blockOptional()).isEmpty();
+		assertThat(decideOnly.clientBuckets("orders", "203.0.113.7").blockOptional()).isEmpty();
+		assertThat(decideOnly.reset("orders", "203.0.113.7").block().getStatus()).isEqualTo(404);
+	}
+
+	private static BucketStores inspecting(InMemoryBucketStore store) {
+		return new BucketStores(List.of(), List.of(store));
 	}
 
 	private static RouteDefinition route(String id, String filter) {

@@ -30,8 +30,7 @@ public final class TestPolicies {
 		Tier searchAnonymous = new Tier("anonymous", List.of(new FixedWindow(5, Duration.ofMillis(1500))));
 		RateLimitPolicy search = new RateLimitPolicy("search", new KeySource.ClientIp(), true, 2,
 				StoreType.CAFFEINE, Map.of("anonymous", searchAnonymous), searchAnonymous);
-		return new RateLimitPolicies(Map.of("orders", orders, "search", search), "anonymous",
-				Map.of("demo-free-key", "free"));
+		return new RateLimitPolicies(Map.of("orders", orders, "search", search), Map.of("demo-free-key", "free"));
 	}
 
 }

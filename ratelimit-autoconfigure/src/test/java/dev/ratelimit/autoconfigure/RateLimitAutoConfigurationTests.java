@@ -1,10 +1,13 @@
 package dev.ratelimit.autoconfigure;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
+import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
@@ -12,7 +15,10 @@ import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketInspector;
+import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,10 +31,13 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,6 +57,10 @@ class RateLimitAutoConfigurationTests {
 			assertThat(context.getBean(MonotonicClock.class)).isSameAs(MonotonicClock.SYSTEM);
 			assertThat(context.getBean(RateLimitPolicies.class).policy("orders")).isNotNull();
 			assertThat(context).hasSingleBean(CaffeineBucketStore.class);
+			BucketStores stores = context.getBean(BucketStores.class);
+			RateLimitPolicy orders = context.getBean(RateLimitPolicies.class).policy("orders");
+			assertThat(stores.decider(orders)).isSameAs(context.getBean(CaffeineBucketStore.class));
+			assertThat(stores.inspector(orders)).isSameAs(context.getBean(CaffeineBucketStore.class));
 			assertThat(context).hasSingleBean(RateLimitGatewayFilterFactory.class);
 			assertThat(context).hasSingleBean(RateLimitRouteValidator.class);
 			assertThat(context).doesNotHaveBean(PassThroughRateLimitGatewayFilterFactory.class);
@@ -58,20 +71,23 @@ class RateLimitAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesBeans() {
 		MonotonicClock clock = () -> 42;
-		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), "anonymous", Map.of());
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
+		BucketStores stores = new BucketStores(List.of(store), List.of(store));
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores, List.of(),
 				null, ServerCodecConfigurer.create().getWriters(),
 				HeaderStyle.NONE, "X-API-Key", URI.create("https://example.com/problems/rate-limited"));
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)
 			.withBean(CaffeineBucketStore.class, () -> store)
+			.withBean(BucketStores.class, () -> stores)
 			.withBean(RateLimitGatewayFilterFactory.class, () -> factory)
 			.run((context) -> {
 				assertThat(context.getBean(MonotonicClock.class)).isSameAs(clock);
 				assertThat(context.getBean(RateLimitPolicies.class)).isSameAs(policies);
 				assertThat(context.getBean(CaffeineBucketStore.class)).isSameAs(store);
+				assertThat(context.getBean(BucketStores.class)).isSameAs(stores);
 				assertThat(context.getBean(RateLimitGatewayFilterFactory.class)).isSameAs(factory);
 			});
 	}
@@ -81,7 +97,9 @@ class RateLimitAutoConfigurationTests {
 		this.contextRunner.withPropertyValues(ORDERS).withPropertyValues("ratelimit.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(RateLimitGatewayFilterFactory.class);
 			assertThat(context).doesNotHaveBean(RateLimitPolicies.class);
-			assertThat(context).doesNotHaveBean(BucketStore.class);
+			assertThat(context).doesNotHaveBean(BucketDecider.class);
+			assertThat(context).doesNotHaveBean(BucketInspector.class);
+			assertThat(context).doesNotHaveBean(BucketStores.class);
 			assertThat(context).doesNotHaveBean(RateLimitProperties.class);
 			assertThat(context).getBean(GatewayFilterFactory.class)
 				.isInstanceOf(PassThroughRateLimitGatewayFilterFactory.class);
@@ -199,6 +217,29 @@ class RateLimitAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("ratelimit.caffeine.maximum-keys: was 0, must be a positive number"));
+	}
+
+	@Test
+	void aStoreOfTheApplicationsOwnThatOnlyDecidesServesItsPoliciesRoutes() {
+		DecideOnlyStore own = new DecideOnlyStore("redis");
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.store=redis")
+			.withBean(DecideOnlyStore.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RateLimitPolicy orders = context.getBean(RateLimitPolicies.class).policy("orders");
+				assertThat(context.getBean(BucketStores.class).decider(orders)).isSameAs(own);
+				assertThat(context.getBean(BucketStores.class).inspector(orders)).isNull();
+				GatewayFilter filter = context.getBean(RateLimitGatewayFilterFactory.class)
+					.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("orders"));
+				MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/orders")
+					.remoteAddress(new InetSocketAddress("198.51.100.4", 40000)));
+				AtomicBoolean forwarded = new AtomicBoolean();
+				filter.filter(exchange, (forward) -> Mono.fromRunnable(() -> forwarded.set(true))).block();
+				assertThat(forwarded).isTrue();
+				assertThat(own.acquired()).isEqualTo(1);
+				assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("41");
+			});
 	}
 
 	@Test

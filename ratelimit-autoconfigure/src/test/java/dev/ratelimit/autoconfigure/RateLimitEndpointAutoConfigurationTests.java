@@ -9,7 +9,7 @@ import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuator.ShowKeys;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -29,7 +29,7 @@ class RateLimitEndpointAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RateLimitEndpointAutoConfiguration.class))
 		.withBean(RateLimitPolicies.class, TestPolicies::policies)
-		.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+		.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
 				"demo-free-key", 3, fixedWindow(10, 7)));
 
 	@Test
@@ -64,7 +64,8 @@ class RateLimitEndpointAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesTheEndpointAndTotals() {
 		RateLimitTotals totals = new RateLimitTotals();
-		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(), java.util.List.of(), totals,
+		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(TestPolicies.policies(),
+				new BucketStores(java.util.List.of(), java.util.List.of()), totals,
 				new KeyMasker(ShowKeys.ALWAYS, 0), null);
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
 			.withBean("myTotals", RateLimitTotals.class, () -> totals)

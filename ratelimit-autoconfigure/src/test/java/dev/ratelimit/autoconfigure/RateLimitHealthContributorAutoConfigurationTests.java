@@ -3,8 +3,8 @@ package dev.ratelimit.autoconfigure;
 import java.util.Map;
 
 import dev.ratelimit.actuator.BucketStoreHealthIndicator;
+import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void singleStoreIsOneIndicatorNamedRatelimit() {
-		this.contextRunner.withBean("caffeineStore", BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.run((context) -> {
 				assertThat(context).hasBean("ratelimitHealthContributor");
 				HealthContributor contributor = context.getBean("ratelimitHealthContributor",
@@ -44,8 +44,8 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	void severalStoresAreOneIndicatorEachByStoreName() {
 		InMemoryBucketStore redis = new InMemoryBucketStore("redis");
 		redis.setHealth(new StoreHealth(false, Map.of("failureMode", "fail-open")));
-		this.contextRunner.withBean("caffeineStore", BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
-			.withBean("redisStore", BucketStore.class, () -> redis)
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+			.withBean("redisStore", InMemoryBucketStore.class, () -> redis)
 			.run((context) -> {
 				CompositeHealthContributor composite = context.getBean("ratelimitHealthContributor",
 						CompositeHealthContributor.class);
@@ -59,8 +59,22 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void isAbsentWhenDisabled() {
-		this.contextRunner.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.withPropertyValues("management.health.ratelimit.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
+	}
+
+	@Test
+	void leavesOutStoresThatOnlyDecide() {
+		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+			.withBean("ownStore", DecideOnlyStore.class, () -> new DecideOnlyStore("redis"))
+			.run((context) -> assertThat(context.getBean("ratelimitHealthContributor"))
+				.isInstanceOf(BucketStoreHealthIndicator.class));
+	}
+
+	@Test
+	void isAbsentWhenNoStoreCanBeInspected() {
+		this.contextRunner.withBean("ownStore", DecideOnlyStore.class, () -> new DecideOnlyStore("redis"))
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
 	}
 
@@ -72,7 +86,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesARatelimitHealthIndicator() {
 		HealthIndicator own = () -> Health.up().build();
-		this.contextRunner.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
 			.withBean("ratelimitHealthIndicator", HealthIndicator.class, () -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor")
 				.getBean("ratelimitHealthIndicator")

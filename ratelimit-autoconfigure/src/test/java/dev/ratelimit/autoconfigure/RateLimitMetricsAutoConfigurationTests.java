@@ -1,12 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.List;
+
 import dev.ratelimit.actuator.InMemoryBucketStore;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -32,7 +34,7 @@ class RateLimitMetricsAutoConfigurationTests {
 				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 				RateLimitMetricsAutoConfiguration.class))
 		.withBean(RateLimitPolicies.class, TestPolicies::policies)
-		.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+		.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
 				"demo-free-key", 3, fixedWindow(10, 7)));
 
 	@Test
@@ -57,7 +59,7 @@ class RateLimitMetricsAutoConfigurationTests {
 					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
 					RateLimitMetricsAutoConfiguration.class))
 			.withBean(RateLimitPolicies.class, TestPolicies::policies)
-			.withBean(BucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+			.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
 					"demo-free-key", 3, fixedWindow(10, 7)))
 			.run((context) -> {
 				context.getBean(RateLimitRequestMetrics.class)
@@ -94,7 +96,7 @@ class RateLimitMetricsAutoConfigurationTests {
 		SimpleMeterRegistry own = new SimpleMeterRegistry();
 		RateLimitRequestMetrics requestMetrics = new RateLimitRequestMetrics(own);
 		RateLimitBucketMetrics bucketMetrics = new RateLimitBucketMetrics(TestPolicies.policies(),
-				java.util.Map.of("caffeine", new InMemoryBucketStore("caffeine")));
+				new BucketStores(List.of(), List.of(new InMemoryBucketStore("caffeine"))));
 		this.contextRunner.withBean("myRequestMetrics", RateLimitRequestMetrics.class, () -> requestMetrics)
 			.withBean("myBucketMetrics", RateLimitBucketMetrics.class, () -> bucketMetrics)
 			.run((context) -> {

@@ -69,18 +69,18 @@ class RateLimitPolicyFactoryTests {
 		assertThat(orders.cost()).isEqualTo(1);
 		assertThat(orders.store()).isEqualTo(StoreType.CAFFEINE);
 		assertThat(orders.defaultTier().name()).isEqualTo("anonymous");
-		assertThat(orders.tier("free").limits()).containsExactly(
+		assertThat(orders.tiers().get("free").limits()).containsExactly(
 				new TokenBucket(10, 2, Duration.ofSeconds(1)), new FixedWindow(10000, Duration.ofDays(1)));
-		assertThat(orders.tier("pro").limits())
+		assertThat(orders.tiers().get("pro").limits())
 			.containsExactly(new SlidingWindowCounter(100, Duration.ofMinutes(1)));
-		assertThat(orders.tier("enterprise")).isSameAs(orders.defaultTier());
+		assertThat(orders.tiers()).containsOnlyKeys("anonymous", "free", "pro");
+		assertThat(orders.tiers().get("anonymous")).isSameAs(orders.defaultTier());
 		RateLimitPolicy search = policies.policy("search");
 		assertThat(search.key()).isEqualTo(new KeySource.ClientIp());
 		assertThat(search.shadow()).isTrue();
 		assertThat(search.store()).isEqualTo(StoreType.REDIS);
 		assertThat(search.defaultTier().limits()).containsExactly(
 				new SlidingWindowLog(5, Duration.ofMillis(500)), new LeakyBucket(3, 0.5, Duration.ofMinutes(1)));
-		assertThat(policies.defaultTier()).isEqualTo("anonymous");
 		assertThat(policies.tiersByApiKey()).containsEntry("demo-free-key", "free").containsEntry("demo-pro-key", "pro");
 	}
 

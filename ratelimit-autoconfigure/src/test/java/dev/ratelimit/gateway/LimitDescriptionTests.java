@@ -38,17 +38,6 @@ class LimitDescriptionTests {
 	}
 
 	@Test
-	void periodsReadAsEnglish() {
-		assertThat(LimitDescription.period(Duration.ofSeconds(1))).isEqualTo("second");
-		assertThat(LimitDescription.period(Duration.ofHours(1))).isEqualTo("hour");
-		assertThat(LimitDescription.period(Duration.ofDays(1))).isEqualTo("day");
-		assertThat(LimitDescription.period(Duration.ofMinutes(5))).isEqualTo("5 minutes");
-		assertThat(LimitDescription.period(Duration.ofSeconds(90))).isEqualTo("90 seconds");
-		assertThat(LimitDescription.period(Duration.ofMillis(500))).isEqualTo("500 ms");
-		assertThat(LimitDescription.period(Duration.ofMillis(1500))).isEqualTo("1500 ms");
-	}
-
-	@Test
 	void subSecondWindowAdvertisesOneSecond() {
 		LimitDescription description = LimitDescription.of("p", tier("t", new SlidingWindowLog(5, Duration.ofMillis(500))),
 				0);

@@ -19,12 +19,10 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
-import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.BucketStores;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
@@ -67,9 +65,9 @@ class RateLimitGatewayFilterTests {
 		Tier pro = new Tier("pro", List.of(new FixedWindow(100, Duration.ofMinutes(1))));
 		RateLimitPolicy policy = new RateLimitPolicy("p", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
 				Map.of("anonymous", TIER, "pro", pro), TIER);
-		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy), "anonymous",
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy),
 				Map.of("pro-key", "pro", "gold-key", "gold"));
-		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, List.of(this.store),
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, new BucketStores(List.of(this.store), List.of()),
 				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
 				"X-API-Key", TYPE)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
@@ -278,9 +276,9 @@ class RateLimitGatewayFilterTests {
 	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners, Tier tier,
 			StoreType store, HeaderStyle style) {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
-		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), tier.name(), Map.of()),
-				List.of(this.store), listeners, this.beans, ServerCodecConfigurer.create().getWriters(), style,
-				"X-API-Key", TYPE);
+		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), Map.of()),
+				new BucketStores(List.of(this.store), List.of()), listeners, this.beans,
+				ServerCodecConfigurer.create().getWriters(), style, "X-API-Key", TYPE);
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {
@@ -293,9 +291,10 @@ class RateLimitGatewayFilterTests {
 	}
 
 	/**
-	 * A store answering whatever the test scripted.
+	 * A store answering whatever the test scripted: it only decides, as a store of the
+	 * application's own may, and the filter needs nothing more.
 	 */
-	private static final class ScriptedStore implements BucketStore {
+	private static final class ScriptedStore implements BucketDecider {
 
 		private final List<BucketId> ids = new ArrayList<>();
 
@@ -340,31 +339,6 @@ class RateLimitGatewayFilterTests {
 				this.tiers.add(tier);
 			}
 			return verdict;
-		}
-
-		@Override
-		public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-			return Flux.empty();
-		}
-
-		@Override
-		public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-			return Flux.empty();
-		}
-
-		@Override
-		public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-			return Mono.just(false);
-		}
-
-		@Override
-		public Mono<Long> bucketCount(RateLimitPolicy policy) {
-			return Mono.just(0L);
-		}
-
-		@Override
-		public StoreHealth health() {
-			return new StoreHealth(true, Map.of());
 		}
 
 	}

@@ -1,11 +1,14 @@
 package dev.ratelimit.metrics;
 
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.actuator.InMemoryBucketStore;
 import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -14,7 +17,7 @@ import reactor.core.publisher.Sinks;
 
 import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RateLimitBucketMetrics}.
@@ -27,7 +30,7 @@ class RateLimitBucketMetricsTests {
 	void gaugesLiveBucketsPerPolicyFromASynchronousStore() {
 		InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
 		store.add("orders", "free", "a", 1, fixedWindow(10, 9)).add("orders", "free", "b", 1, fixedWindow(10, 9));
-		new RateLimitBucketMetrics(TestPolicies.policies(), Map.of("caffeine", store)).bindTo(this.registry);
+		new RateLimitBucketMetrics(TestPolicies.policies(), inspecting(store)).bindTo(this.registry);
 		assertThat(gauge("orders").value()).isEqualTo(2.0);
 		assertThat(gauge("search").value()).isZero();
 		store.add("search", "anonymous", "c", 1, fixedWindow(5, 4));
@@ -48,7 +51,7 @@ class RateLimitBucketMetricsTests {
 			}
 
 		};
-		new RateLimitBucketMetrics(TestPolicies.policies(), Map.of("caffeine", slow)).bindTo(this.registry);
+		new RateLimitBucketMetrics(TestPolicies.policies(), inspecting(slow)).bindTo(this.registry);
 		Gauge orders = gauge("orders");
 		assertThat(orders.value()).isNaN();
 		pending.get().tryEmitValue(7L);
@@ -60,9 +63,24 @@ class RateLimitBucketMetricsTests {
 	@Test
 	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
 		RateLimitBucketMetrics metrics = new RateLimitBucketMetrics(TestPolicies.policies(),
-				Map.of("redis", new InMemoryBucketStore("redis")));
-		assertThatIllegalStateException().isThrownBy(() -> metrics.bindTo(this.registry))
-			.withMessageContaining("'caffeine'");
+				inspecting(new InMemoryBucketStore("redis")));
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> metrics.bindTo(this.registry))
+			.withMessageMatching("(?s).*ratelimit\\.policies\\.(orders|search)\\.store \\(or ratelimit\\.store\\): was caffeine.*")
+			.withMessageContaining("[redis]");
+	}
+
+	@Test
+	void policyWhoseStoreOnlyDecidesHasNoGauge() {
+		InMemoryBucketStore search = new InMemoryBucketStore("redis");
+		DecideOnlyStore decideOnly = new DecideOnlyStore("caffeine");
+		new RateLimitBucketMetrics(TestPolicies.policies(), new BucketStores(List.of(decideOnly), List.of(search)))
+			.bindTo(this.registry);
+		assertThat(this.registry.find(RateLimitBucketMetrics.BUCKETS).gauges()).isEmpty();
+	}
+
+	private static BucketStores inspecting(InMemoryBucketStore store) {
+		return new BucketStores(List.of(), List.of(store));
 	}
 
 	private Gauge gauge(String policy) {

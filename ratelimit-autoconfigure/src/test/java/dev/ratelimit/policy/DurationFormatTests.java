@@ -24,4 +24,16 @@ class DurationFormatTests {
 		assertThat(DurationFormat.asConfigured(Duration.ofSeconds(-5))).isEqualTo("-5s");
 	}
 
+	@Test
+	void writesPeriodsInWordsForClients() {
+		assertThat(DurationFormat.inWords(Duration.ofSeconds(1))).isEqualTo("second");
+		assertThat(DurationFormat.inWords(Duration.ofHours(1))).isEqualTo("hour");
+		assertThat(DurationFormat.inWords(Duration.ofDays(1))).isEqualTo("day");
+		assertThat(DurationFormat.inWords(Duration.ofMinutes(5))).isEqualTo("5 minutes");
+		assertThat(DurationFormat.inWords(Duration.ofSeconds(90))).isEqualTo("90 seconds");
+		assertThat(DurationFormat.inWords(Duration.ofMillis(500))).isEqualTo("500 ms");
+		assertThat(DurationFormat.inWords(Duration.ofMillis(1500))).isEqualTo("1500 ms");
+		assertThat(DurationFormat.inWords(Duration.ofNanos(1500))).isEqualTo("1500 ns");
+	}
+
 }

@@ -19,7 +19,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The cost of one decision, through the entry point each library offers per request
- * (ours: {@code BucketStore.acquireNow} of the Caffeine store, as the gateway filter
+ * (ours: {@code BucketDecider.acquireNow} of the Caffeine store, as the gateway filter
  * calls it), consuming what a caller reads of the answer, on five workloads. Every contender keeps its per-key states in a Caffeine cache
  * of {@value #MAXIMUM_KEYS} keys, our store's default.
  */

@@ -2,16 +2,17 @@ package dev.ratelimit.store.redis;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
@@ -24,18 +25,6 @@ public final class RemoteFailureGuard {
 
 	private static final Log logger = LogFactory.getLog(RemoteFailureGuard.class);
 
-	private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
-
-	/**
-	 * At most one warning per interval, however many requests fall back.
-	 */
-	private static final long WARNING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-	/**
-	 * Admitted with no quota to report: nothing is known about the client's bucket.
-	 */
-	private static final Verdict ALLOWED = Verdict.withoutLimits(true, 0);
-
 	private final String storeName;
 
 	private final FailureMode failureMode;
@@ -44,15 +33,14 @@ public final class RemoteFailureGuard {
 
 	private final BucketStore localStore;
 
-	private final MonotonicClock clock;
-
 	private final Verdict denied;
 
 	private final AtomicLong fallbacks = new AtomicLong();
 
-	private final AtomicLong fallbacksSinceWarning = new AtomicLong();
-
-	private final AtomicLong nextWarningAt;
+	/**
+	 * At most one warning per interval, however many requests fall back.
+	 */
+	private final ThrottledLog warnings;
 
 	private final AtomicReference<String> lastError = new AtomicReference<>();
 
@@ -73,11 +61,10 @@ public final class RemoteFailureGuard {
 		this.failureMode = failureMode;
 		this.circuitBreaker = circuitBreaker;
 		this.localStore = localStore;
-		this.clock = clock;
-		this.nextWarningAt = new AtomicLong(clock.nanoTime());
+		this.warnings = new ThrottledLog(logger, clock);
 		// Clients are told to come back once the breaker probes again, never sooner
 		// than a second.
-		long retryAfter = Math.max(NANOS_PER_SECOND, circuitBreaker.openDurationNanos());
+		long retryAfter = Math.max(Nanos.PER_SECOND, circuitBreaker.openDurationNanos());
 		this.denied = Verdict.withoutLimits(false, retryAfter);
 	}
 
@@ -125,7 +112,7 @@ public final class RemoteFailureGuard {
 		this.fallbacks.incrementAndGet();
 		warn(id);
 		return switch (this.failureMode) {
-			case ALLOW -> Mono.just(ALLOWED);
+			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
 			case DENY -> Mono.just(this.denied);
 			case LOCAL -> this.localStore.acquire(id, tier, cost).map(Verdict::asFallback);
 		};
@@ -162,19 +149,10 @@ public final class RemoteFailureGuard {
 	}
 
 	private void warn(BucketId id) {
-		long suppressed = this.fallbacksSinceWarning.incrementAndGet();
-		long now = this.clock.nanoTime();
-		long due = this.nextWarningAt.get();
-		if (now - due < 0 || !this.nextWarningAt.compareAndSet(due, now + WARNING_INTERVAL_NANOS)) {
-			return;
-		}
-		this.fallbacksSinceWarning.addAndGet(-suppressed);
-		if (logger.isWarnEnabled()) {
-			logger.warn("Rate limit store '" + this.storeName + "' cannot reach Redis (" + this.lastError.get()
-					+ ", circuit breaker " + this.circuitBreaker.state().displayName() + "); " + suppressed
-					+ " request(s) decided by ratelimit.redis.on-failure=" + this.failureMode.configName()
-					+ " since the last warning, the latest for policy '" + id.policy() + "'");
-		}
+		this.warnings.warn(() -> "Rate limit store '" + this.storeName + "' cannot reach Redis ("
+				+ this.lastError.get() + ", circuit breaker " + this.circuitBreaker.state().displayName()
+				+ "); requests are decided by ratelimit.redis.on-failure=" + this.failureMode.configName()
+				+ ", the latest for policy '" + id.policy() + "'", null);
 	}
 
 	private static String describe(Throwable failure) {
