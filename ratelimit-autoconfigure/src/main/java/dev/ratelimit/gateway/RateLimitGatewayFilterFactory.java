@@ -103,10 +103,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	public GatewayFilter apply(Config config) {
 		RateLimitPolicy policy = requirePolicy(this.policies, config.getPolicy(), config.getRouteId());
 		BucketStore store = requireStore(policy, this.stores);
-		Map<String, TierPlan> plans = new HashMap<>();
-		for (Tier tier : policy.tiers().values()) {
-			plans.put(tier.name(), plan(policy.id(), tier));
-		}
+		Map<String, TierPlan> plans = plans(policy);
 		TierPlan defaultPlan = plans.get(policy.defaultTier().name());
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
@@ -115,6 +112,32 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses,
 						policy.onMissingKey()),
 				this.listeners, this.problemWriter, missingKeyRejection(policy));
+	}
+
+	/**
+	 * A policy as a Spring Cloud Gateway {@code RateLimiter}, for
+	 * {@code RequestRateLimiter} routes.
+	 * @param policyId the id of a policy under {@code ratelimit.policies}
+	 * @throws InvalidRateLimitConfigurationException when there is no such policy or
+	 * its store is not available
+	 */
+	public PolicyRateLimiter rateLimiter(String policyId) {
+		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
+		if (policy == null) {
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"rate limiter bean '" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX + "'", policyId,
+					unknownPolicyRule(this.policies))));
+		}
+		return new PolicyRateLimiter(policy, requireStore(policy, this.stores), this.policies.tiersByApiKey(),
+				plans(policy), this.listeners);
+	}
+
+	private Map<String, TierPlan> plans(RateLimitPolicy policy) {
+		Map<String, TierPlan> plans = new HashMap<>();
+		for (Tier tier : policy.tiers().values()) {
+			plans.put(tier.name(), plan(policy.id(), tier));
+		}
+		return plans;
 	}
 
 	private static MissingKeyRejection missingKeyRejection(RateLimitPolicy policy) {

@@ -1,0 +1,62 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.ratelimit.gateway.PassThroughRateLimiter;
+import dev.ratelimit.gateway.PolicyRateLimiter;
+import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.core.env.Environment;
+
+/**
+ * Registers one Spring Cloud Gateway {@code RateLimiter} bean per policy of
+ * {@code ratelimit.policies}, named {@code <policy>RateLimiter}, for
+ * {@code RequestRateLimiter} routes to name. The beans are not default candidates for
+ * injection by type, so that Spring Cloud Gateway's own single {@code RateLimiter}
+ * (its {@code RedisRateLimiter}) still injects where it is expected; inject ours by
+ * name or qualifier. A bean the application defines under such a name is left alone.
+ */
+final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+	private final Environment environment;
+
+	PolicyRateLimiterRegistrar(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		Binder binder = Binder.get(this.environment);
+		Map<String, RateLimitProperties.Policy> policies = binder
+			.bind("ratelimit.policies", Bindable.mapOf(String.class, RateLimitProperties.Policy.class))
+			.orElse(Map.of());
+		boolean enabled = binder.bind("ratelimit.enabled", Boolean.class).orElse(true);
+		BeanFactory beanFactory = (BeanFactory) registry;
+		for (String policyId : policies.keySet()) {
+			String beanName = policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX;
+			if (registry.containsBeanDefinition(beanName)) {
+				continue;
+			}
+			RootBeanDefinition definition = enabled ? definition(PolicyRateLimiter.class,
+					() -> beanFactory.getBean(RateLimitGatewayFilterFactory.class).rateLimiter(policyId))
+					: definition(PassThroughRateLimiter.class, PassThroughRateLimiter::new);
+			registry.registerBeanDefinition(beanName, definition);
+		}
+	}
+
+	private static <T extends RateLimiter<?>> RootBeanDefinition definition(Class<T> type, Supplier<T> supplier) {
+		RootBeanDefinition definition = new RootBeanDefinition(type, supplier);
+		definition.setDefaultCandidate(false);
+		return definition;
+	}
+
+}

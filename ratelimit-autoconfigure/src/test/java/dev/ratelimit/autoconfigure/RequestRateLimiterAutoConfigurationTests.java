@@ -1,0 +1,89 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.Map;
+
+import dev.ratelimit.gateway.PassThroughRateLimiter;
+import dev.ratelimit.gateway.PolicyRateLimiter;
+import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class RequestRateLimiterAutoConfigurationTests {
+
+	private static final String[] TWO_POLICIES = {
+			"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+			"ratelimit.policies.orders.tiers.anonymous[0].limit=60",
+			"ratelimit.policies.orders.tiers.anonymous[0].window=1m",
+			"ratelimit.policies.search.tiers.anonymous[0].algorithm=token-bucket",
+			"ratelimit.policies.search.tiers.anonymous[0].capacity=5",
+			"ratelimit.policies.search.tiers.anonymous[0].refill-rate=1" };
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+				RateLimitDisabledAutoConfiguration.class, RequestRateLimiterAutoConfiguration.class));
+
+	@Test
+	void registersOneRateLimiterPerPolicyNamedAfterIt() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			assertThat(context.getBean("ordersRateLimiter", PolicyRateLimiter.class).policyId()).isEqualTo("orders");
+			assertThat(context.getBean("searchRateLimiter", PolicyRateLimiter.class).policyId()).isEqualTo("search");
+		});
+	}
+
+	@Test
+	void policyRateLimitersDoNotCompeteForInjectionByType() {
+		RateLimiter<Object> applications = new PassThroughRateLimiter();
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean("applicationRateLimiter", RateLimiter.class, () -> applications)
+			.run((context) -> assertThat(context.getBeanProvider(RateLimiter.class).getIfUnique())
+				.isSameAs(applications));
+	}
+
+	@Test
+	void definesRequestRateLimiterWhoseRoutesMustNameALimiter() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			RequestRateLimiterGatewayFilterFactory factory = context
+				.getBean(RequestRateLimiterGatewayFilterFactory.class);
+			assertThat(factory).isInstanceOf(PolicyRequestRateLimiterGatewayFilterFactory.class);
+			assertThat(factory.name()).isEqualTo("RequestRateLimiter");
+			RequestRateLimiterGatewayFilterFactory.Config config = new RequestRateLimiterGatewayFilterFactory.Config();
+			config.setRouteId("orders-route");
+			assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+				.isThrownBy(() -> factory.apply(config))
+				.withMessageContaining("route 'orders-route' filter RequestRateLimiter argument rate-limiter")
+				.withMessageContaining("#{@ordersRateLimiter}, #{@searchRateLimiter}");
+			config.setRateLimiter(context.getBean("ordersRateLimiter", RateLimiter.class));
+			assertThat(factory.apply(config)).isNotNull();
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesRequestRateLimiter() {
+		RequestRateLimiterGatewayFilterFactory own = new RequestRateLimiterGatewayFilterFactory(
+				new PassThroughRateLimiter(), (exchange) -> Mono.just("key"));
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean(RequestRateLimiterGatewayFilterFactory.class, () -> own)
+			.run((context) -> assertThat(context.getBean(RequestRateLimiterGatewayFilterFactory.class)).isSameAs(own));
+	}
+
+	@Test
+	void disabledRateLimitersLetEverythingThrough() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).withPropertyValues("ratelimit.enabled=false").run((context) -> {
+			RateLimiter<?> orders = context.getBean("ordersRateLimiter", RateLimiter.class);
+			assertThat(orders).isInstanceOf(PassThroughRateLimiter.class);
+			RateLimiter.Response response = orders.isAllowed("route", "key").block();
+			assertThat(response.isAllowed()).isTrue();
+			assertThat(response.getHeaders()).isEqualTo(Map.of());
+		});
+	}
+
+}
