@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitMessages;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -16,6 +17,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -31,11 +33,15 @@ class FilterConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
 			ObjectProvider<BucketStore> stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
-			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
-		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
-				listeners.orderedStream().toList(), beanFactory,
+			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties,
+			ObjectProvider<MessageSource> messageSource) {
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies,
+				stores.orderedStream().toList(), listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
 				properties.getApiKeyHeader(), problemType(properties));
+		factory.setMessages(
+				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));
+		return factory;
 	}
 
 	/**

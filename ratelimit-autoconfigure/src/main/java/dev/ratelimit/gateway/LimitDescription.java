@@ -1,11 +1,6 @@
 package dev.ratelimit.gateway;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-
-import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
 
 /**
@@ -23,13 +18,17 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 	private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
 	static LimitDescription of(String policyId, Tier tier, int index) {
+		return of(policyId, tier, index, RateLimitMessages.DEFAULTS);
+	}
+
+	static LimitDescription of(String policyId, Tier tier, int index, RateLimitMessages messages) {
 		Limit limit = tier.limits().get(index);
 		long windowNanos = limit.window().toNanos();
 		// A window is a non-zero Integer of seconds, with no sub-second precision
 		// (draft-ietf-httpapi-ratelimit-headers-11 section 3.1.3).
 		long windowSeconds = Math.max(1, (windowNanos + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND);
 		return new LimitDescription(tier.limitName(policyId, index), Long.toString(limit.quota()),
-				Long.toString(windowSeconds), "You have exceeded the rate limit of " + rate(limit) + ".");
+				Long.toString(windowSeconds), messages.detail(limit));
 	}
 
 	/**
@@ -54,57 +53,6 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 	 */
 	String quotedName() {
 		return RateLimitFieldRules.string(this.name);
-	}
-
-	static String rate(Limit limit) {
-		if (limit instanceof TokenBucket bucket) {
-			return requests(bucket.refillRate()) + " per " + period(bucket.refillPeriod()) + ", with bursts of up to "
-					+ bucket.capacity();
-		}
-		if (limit instanceof LeakyBucket bucket) {
-			return requests(bucket.drainRate()) + " per " + period(bucket.drainPeriod()) + ", with a queue of "
-					+ bucket.capacity();
-		}
-		return requests(limit.quota()) + " per " + period(limit.window());
-	}
-
-	private static String requests(double amount) {
-		String number = BigDecimal.valueOf(amount).stripTrailingZeros().toPlainString();
-		return number + ((amount == 1) ? " request" : " requests");
-	}
-
-	/**
-	 * A duration as English after "per": {@code second}, {@code 5 minutes},
-	 * {@code 500 ms}.
-	 */
-	static String period(Duration duration) {
-		long nanos = duration.toNanos();
-		if (nanos % 1_000_000 != 0) {
-			return count(nanos, "ns");
-		}
-		long millis = duration.toMillis();
-		if (millis % 1000 != 0) {
-			return count(millis, "ms");
-		}
-		long seconds = duration.toSeconds();
-		if (seconds % 86_400 == 0) {
-			return unit(seconds / 86_400, "day");
-		}
-		if (seconds % 3600 == 0) {
-			return unit(seconds / 3600, "hour");
-		}
-		if (seconds % 60 == 0) {
-			return unit(seconds / 60, "minute");
-		}
-		return unit(seconds, "second");
-	}
-
-	private static String unit(long amount, String unit) {
-		return (amount == 1) ? unit : amount + " " + unit + "s";
-	}
-
-	private static String count(long amount, String unit) {
-		return amount + " " + unit;
 	}
 
 }

@@ -64,6 +64,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	private final ClientAddressResolver clientAddresses;
 
+	private RateLimitMessages messages = RateLimitMessages.DEFAULTS;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores every available store; a policy uses the one named by its store type
@@ -87,6 +89,14 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.apiKeyHeader = apiKeyHeader;
 		this.problemWriter = new RateLimitProblemWriter(messageWriters, problemType);
 		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
+	}
+
+	/**
+	 * Where the detail sentences of 429 bodies come from, read when a route is built;
+	 * this starter's English sentences unless set.
+	 */
+	public void setMessages(RateLimitMessages messages) {
+		this.messages = messages;
 	}
 
 	@Override
@@ -171,7 +181,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		}
 		List<LimitDescription> limits = new ArrayList<>(tier.limits().size());
 		for (int i = 0; i < tier.limits().size(); i++) {
-			limits.add(LimitDescription.of(policyId, tier, i));
+			limits.add(LimitDescription.of(policyId, tier, i, this.messages));
 		}
 		return new TierPlan(tier, limits.toArray(new LimitDescription[0]),
 				RateLimitHeaders.of(this.headerStyle, limits));

@@ -16,6 +16,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 final class GatewayRunner implements AutoCloseable {
 
+	/**
+	 * The prefix of the first configured route's properties.
+	 */
+	static final String FIRST_ROUTE = "spring.cloud.gateway.server.webflux.routes[0].";
+
 	private final ConfigurableApplicationContext context;
 
 	private GatewayRunner(ConfigurableApplicationContext context) {

@@ -20,8 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RequestRateLimiterDropInEndToEndTests {
 
-	private static final String ROUTE = "spring.cloud.gateway.server.webflux.routes[0].";
-
 	private static final Upstream upstream = Upstream.start();
 
 	@AfterAll
@@ -37,11 +35,11 @@ class RequestRateLimiterDropInEndToEndTests {
 				"ratelimit.policies.orders.tiers.anonymous[0].window=1m",
 				"ratelimit.policies.orders.tiers.pro[0].algorithm=fixed-window",
 				"ratelimit.policies.orders.tiers.pro[0].limit=4",
-				"ratelimit.policies.orders.tiers.pro[0].window=1m", ROUTE + "id=orders-route",
-				ROUTE + "uri=" + upstream.uri(), ROUTE + "predicates[0]=Path=/orders/**",
-				ROUTE + "filters[0].name=RequestRateLimiter",
-				ROUTE + "filters[0].args.rate-limiter=#{@ordersRateLimiter}",
-				ROUTE + "filters[0].args.key-resolver=#{@tenantKeyResolver}")) {
+				"ratelimit.policies.orders.tiers.pro[0].window=1m", GatewayRunner.FIRST_ROUTE + "id=orders-route",
+				GatewayRunner.FIRST_ROUTE + "uri=" + upstream.uri(), GatewayRunner.FIRST_ROUTE + "predicates[0]=Path=/orders/**",
+				GatewayRunner.FIRST_ROUTE + "filters[0].name=RequestRateLimiter",
+				GatewayRunner.FIRST_ROUTE + "filters[0].args.rate-limiter=#{@ordersRateLimiter}",
+				GatewayRunner.FIRST_ROUTE + "filters[0].args.key-resolver=#{@tenantKeyResolver}")) {
 			gateway.bean(ManualClock.class).advanceToMultipleOf(Duration.ofMinutes(1));
 			WebTestClient client = gateway.client();
 			EntityExchangeResult<byte[]> first = get(client, "/orders/a", "acme");
