@@ -3,6 +3,7 @@ package dev.ratelimit.e2e;
 import java.time.Duration;
 import java.util.List;
 
+import dev.ratelimit.algorithm.ManualClock;
 import dev.ratelimit.gateway.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
