@@ -31,6 +31,14 @@ final class GatewayRunner implements AutoCloseable {
 		return new GatewayRunner(application(properties).run());
 	}
 
+	/**
+	 * Start the gateway with the test application's beans and those of
+	 * {@code configuration}.
+	 */
+	static GatewayRunner start(Class<?> configuration, String... properties) {
+		return new GatewayRunner(application(properties).sources(configuration).run());
+	}
+
 	static SpringApplicationBuilder application(String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off"));
 		all.addAll(List.of(properties));

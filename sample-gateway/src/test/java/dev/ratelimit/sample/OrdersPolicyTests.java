@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import dev.ratelimit.algorithm.ManualClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
-import dev.ratelimit.autoconfigure.RequestRateLimiterAutoConfiguration;
+import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -23,7 +23,7 @@ class OrdersPolicyTests {
 	private final ApplicationContextRunner rateLimits = new ApplicationContextRunner()
 		.withInitializer(new ConfigDataApplicationContextInitializer())
 		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-				RequestRateLimiterAutoConfiguration.class))
+				RateLimitRoutesAutoConfiguration.class))
 		.withBean(ManualClock.class, ManualClock::new);
 
 	@Test

@@ -8,7 +8,7 @@ import java.util.Random;
 import dev.ratelimit.algorithm.ManualClock;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
-import dev.ratelimit.autoconfigure.RequestRateLimiterAutoConfiguration;
+import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,7 +47,7 @@ class RedisRateLimiterMigrationTests {
 	void admitsWhatRedisRateLimiterAdmits(double replenishRate, long burstCapacity, int requestedTokens) {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-					RequestRateLimiterAutoConfiguration.class))
+					RateLimitRoutesAutoConfiguration.class))
 			.withBean(MonotonicClock.class, ManualClock::new)
 			// The mapping of docs/spring-cloud-gateway.md, property by property.
 			.withPropertyValues("ratelimit.policies.orders.cost=" + requestedTokens,

@@ -17,7 +17,7 @@ import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-class RequestRateLimiterAutoConfigurationTests {
+class RateLimitRoutesAutoConfigurationTests {
 
 	private static final String[] TWO_POLICIES = {
 			"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
@@ -29,7 +29,7 @@ class RequestRateLimiterAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-				RateLimitDisabledAutoConfiguration.class, RequestRateLimiterAutoConfiguration.class));
+				RateLimitDisabledAutoConfiguration.class, RateLimitRoutesAutoConfiguration.class));
 
 	@Test
 	void registersOneRateLimiterPerPolicyNamedAfterIt() {
