@@ -1,7 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.ratelimit.gateway.PassThroughRateLimiter;
@@ -12,8 +11,10 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.IgnoreErrorsBindHandler;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.core.env.Environment;
 
@@ -35,11 +36,14 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		// Only the policy ids are needed here; a value that does not bind is reported by
+		// the binding of RateLimitProperties, with the rest of the configuration.
 		Binder binder = Binder.get(this.environment);
+		BindHandler ignoreErrors = new IgnoreErrorsBindHandler();
 		Map<String, RateLimitProperties.Policy> policies = binder
-			.bind("ratelimit.policies", Bindable.mapOf(String.class, RateLimitProperties.Policy.class))
+			.bind("ratelimit.policies", Bindable.mapOf(String.class, RateLimitProperties.Policy.class), ignoreErrors)
 			.orElse(Map.of());
-		boolean enabled = binder.bind("ratelimit.enabled", Boolean.class).orElse(true);
+		boolean enabled = binder.bind("ratelimit.enabled", Bindable.of(Boolean.class), ignoreErrors).orElse(true);
 		BeanFactory beanFactory = (BeanFactory) registry;
 		for (String policyId : policies.keySet()) {
 			String beanName = policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX;

@@ -40,6 +40,16 @@ class RateLimitRoutesAutoConfigurationTests {
 	}
 
 	@Test
+	void aValueThatDoesNotBindIsReportedByThePropertiesBinding() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withPropertyValues("ratelimit.policies.orders.shadow=maybe")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("RateLimitProperties")
+				.rootCause()
+				.hasMessageContaining("maybe"));
+	}
+
+	@Test
 	void policyRateLimitersDoNotCompeteForInjectionByType() {
 		RateLimiter<Object> applications = new PassThroughRateLimiter();
 		this.contextRunner.withPropertyValues(TWO_POLICIES)
