@@ -1,18 +1,24 @@
 package dev.ratelimit.autoconfigure;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ratelimit.gateway.PassThroughRateLimiter;
 import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -83,6 +89,31 @@ class RateLimitRoutesAutoConfigurationTests {
 		this.contextRunner.withPropertyValues(TWO_POLICIES)
 			.withBean(RequestRateLimiterGatewayFilterFactory.class, () -> own)
 			.run((context) -> assertThat(context.getBean(RequestRateLimiterGatewayFilterFactory.class)).isSameAs(own));
+	}
+
+	@Test
+	void javaRouteFiltersComeFromTheRateLimitFilterFactory() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			GatewayFilter filter = context.getBean(RateLimitFilters.class).policy("orders");
+			assertThat(RateLimitFilters.policyId(filter)).isEqualTo("orders");
+			assertThat(RateLimitFilters.policyId(new OrderedGatewayFilter(filter, 0))).isEqualTo("orders");
+			assertThat(RateLimitFilters.policyId((exchange, chain) -> chain.filter(exchange))).isNull();
+		});
+	}
+
+	@Test
+	void disabledJavaRouteFiltersLetEverythingThroughWithoutHeaders() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).withPropertyValues("ratelimit.enabled=false").run((context) -> {
+			GatewayFilter filter = context.getBean(RateLimitFilters.class).policy("not-checked-when-disabled");
+			MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/orders"));
+			AtomicBoolean passed = new AtomicBoolean();
+			filter.filter(exchange, (forwarded) -> {
+				passed.set(true);
+				return Mono.empty();
+			}).block();
+			assertThat(passed).isTrue();
+			assertThat(exchange.getResponse().getHeaders().isEmpty()).isTrue();
+		});
 	}
 
 	@Test
