@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 
@@ -18,7 +19,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Which gateway routes name each policy in a {@code RateLimit} filter, read from the
+ * Which gateway routes name each policy in a {@code RateLimit} filter (or its
+ * {@code <policy>RateLimiter} bean in a {@code RequestRateLimiter} filter), read from the
  * route definitions as they stand (routes may be added at runtime), and from the built
  * routes for routes built in Java with {@link RateLimitFilters}, which have no
  * definition. A default filter applies to every route.
@@ -83,6 +85,9 @@ public final class RateLimitedRoutes {
 			List<FilterDefinition> filters) {
 		for (FilterDefinition filter : filters) {
 			String policy = RateLimitGatewayFilterFactory.policyId(filter);
+			if (policy == null) {
+				policy = PolicyRateLimiter.policyId(filter);
+			}
 			if (policy != null) {
 				add(routeIdsByPolicy, policy, routeId);
 			}

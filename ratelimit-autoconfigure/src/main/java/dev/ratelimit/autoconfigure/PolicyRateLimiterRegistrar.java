@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 import dev.ratelimit.gateway.PassThroughRateLimiter;
 import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -24,9 +26,12 @@ import org.springframework.core.env.Environment;
  * {@code RequestRateLimiter} routes to name. The beans are not default candidates for
  * injection by type, so that Spring Cloud Gateway's own single {@code RateLimiter}
  * (its {@code RedisRateLimiter}) still injects where it is expected; inject ours by
- * name or qualifier. A bean the application defines under such a name is left alone.
+ * name or qualifier. A bean already defined under such a name is left alone, with a
+ * warning.
  */
 final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+	private static final Log logger = LogFactory.getLog(PolicyRateLimiterRegistrar.class);
 
 	private final Environment environment;
 
@@ -48,6 +53,8 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 		for (String policyId : policies.keySet()) {
 			String beanName = policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX;
 			if (registry.containsBeanDefinition(beanName)) {
+				logger.warn("Rate limit policy '" + policyId + "' is not offered as a RateLimiter bean: a bean named '"
+						+ beanName + "' is already defined, and RequestRateLimiter routes naming it get that bean");
 				continue;
 			}
 			RootBeanDefinition definition = enabled ? definition(PolicyRateLimiter.class,

@@ -1,6 +1,8 @@
 package dev.ratelimit.gateway;
 
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
@@ -11,6 +13,7 @@ import dev.ratelimit.store.BucketStore;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
+import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.http.HttpHeaders;
 
@@ -34,6 +37,13 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 * {@code ordersRateLimiter} for the policy {@code orders}.
 	 */
 	public static final String BEAN_NAME_SUFFIX = "RateLimiter";
+
+	private static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
+
+	/**
+	 * A bean reference as a route argument: {@code #{@name}} or {@code #{@'name'}}.
+	 */
+	private static final Pattern BEAN_REFERENCE = Pattern.compile("#\\{\\s*@'?([^'}]+?)'?\\s*}");
 
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
@@ -72,6 +82,28 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 */
 	public String policyId() {
 		return this.policy.id();
+	}
+
+	/**
+	 * The policy whose bean a {@code RequestRateLimiter} filter definition names in its
+	 * {@code rate-limiter} argument ({@code "#{@ordersRateLimiter}"}), or {@code null}
+	 * when it is another filter or names another rate limiter.
+	 */
+	public static String policyId(FilterDefinition definition) {
+		if (!REQUEST_RATE_LIMITER.equals(definition.getName())) {
+			return null;
+		}
+		String rateLimiter = definition.getArgs().get("rate-limiter");
+		if (rateLimiter == null) {
+			rateLimiter = definition.getArgs().get("rateLimiter");
+		}
+		Matcher reference = (rateLimiter != null) ? BEAN_REFERENCE.matcher(rateLimiter.strip()) : null;
+		if (reference == null || !reference.matches()) {
+			return null;
+		}
+		String beanName = reference.group(1);
+		return (beanName.endsWith(BEAN_NAME_SUFFIX) && beanName.length() > BEAN_NAME_SUFFIX.length())
+				? beanName.substring(0, beanName.length() - BEAN_NAME_SUFFIX.length()) : null;
 	}
 
 	@Override

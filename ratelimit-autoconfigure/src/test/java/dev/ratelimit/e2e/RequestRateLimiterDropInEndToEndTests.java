@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Spring Cloud Gateway {@code RequestRateLimiter} route that names a policy's
- * {@code RateLimiter} bean instead of Redis's, through a real gateway.
+ * {@code RateLimiter} bean instead of Redis's, through a real gateway; the actuator
+ * lists the route with the policy's.
  */
 class RequestRateLimiterDropInEndToEndTests {
 
@@ -30,7 +31,8 @@ class RequestRateLimiterDropInEndToEndTests {
 
 	@Test
 	void theKeyResolversIdIsTheBucketAndAKnownApiKeyPicksItsTier() {
-		try (GatewayRunner gateway = GatewayRunner.start("ratelimit.tiers.api-keys.pro-key=pro",
+		try (GatewayRunner gateway = GatewayRunner.start("management.endpoints.web.exposure.include=ratelimits",
+				"ratelimit.tiers.api-keys.pro-key=pro",
 				"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
 				"ratelimit.policies.orders.tiers.anonymous[0].limit=2",
 				"ratelimit.policies.orders.tiers.anonymous[0].window=1m",
@@ -70,6 +72,15 @@ class RequestRateLimiterDropInEndToEndTests {
 			assertThat(decisions.get(2)).isEqualTo(new RecordingListener.Decision("orders", "anonymous",
 					"orders-route", "caffeine", Outcome.REJECTED));
 			assertThat(decisions.get(4).tier()).isEqualTo("pro");
+
+			client.get()
+				.uri("/actuator/ratelimits")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.policies.orders.routes")
+				.isEqualTo(List.of("orders-route"));
 		}
 	}
 

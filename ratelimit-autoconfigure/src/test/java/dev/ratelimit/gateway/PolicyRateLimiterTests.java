@@ -20,6 +20,7 @@ import dev.ratelimit.store.CaffeineBucketStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
+import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter.Response;
 import org.springframework.http.codec.ServerCodecConfigurer;
 
@@ -95,6 +96,24 @@ class PolicyRateLimiterTests {
 			.isThrownBy(() -> factory(false, HeaderStyle.DRAFT_06, caffeine()).rateLimiter("oders"))
 			.withMessageContaining("rate limiter bean 'odersRateLimiter'")
 			.withMessageContaining("(defined: [orders])");
+	}
+
+	@Test
+	void aRequestRateLimiterDefinitionNamesThePolicyOfItsRateLimiterBean() {
+		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@ordersRateLimiter}"))).isEqualTo("orders");
+		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@'public-apiRateLimiter'}")))
+			.isEqualTo("public-api");
+		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@redisRateLimiter}"))).isEqualTo("redis");
+		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@myLimiter}"))).isNull();
+		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@RateLimiter}"))).isNull();
+		assertThat(PolicyRateLimiter.policyId(new FilterDefinition("RequestRateLimiter"))).isNull();
+		assertThat(PolicyRateLimiter.policyId(new FilterDefinition("RateLimit=orders"))).isNull();
+	}
+
+	private static FilterDefinition requestRateLimiter(String rateLimiter) {
+		FilterDefinition definition = new FilterDefinition("RequestRateLimiter");
+		definition.addArg("rate-limiter", rateLimiter);
+		return definition;
 	}
 
 	private CaffeineBucketStore caffeine() {
