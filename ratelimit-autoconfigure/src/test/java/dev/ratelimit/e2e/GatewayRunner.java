@@ -1,8 +1,11 @@
 package dev.ratelimit.e2e;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -55,6 +58,22 @@ final class GatewayRunner implements AutoCloseable {
 			.baseUrl("http://127.0.0.1:" + port())
 			.responseTimeout(Duration.ofSeconds(30))
 			.build();
+	}
+
+	/**
+	 * The routes the {@code ratelimits} actuator endpoint (which the test must expose)
+	 * lists for a policy.
+	 */
+	List<String> policyRoutes(String policy) {
+		byte[] body = client().get()
+			.uri("/actuator/ratelimits")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent();
+		return JsonPath.read(new String(body, StandardCharsets.UTF_8), "$.policies['" + policy + "'].routes");
 	}
 
 	<T> T bean(Class<T> type) {

@@ -73,14 +73,7 @@ class JavaRouteEndToEndTests {
 				.containsExactly("java-orders", "java-orders", "java-orders", "java-invoices");
 			assertThat(decisions.get(2).outcome()).isEqualTo(Outcome.REJECTED);
 
-			client.get()
-				.uri("/actuator/ratelimits")
-				.exchange()
-				.expectStatus()
-				.isOk()
-				.expectBody()
-				.jsonPath("$.policies.orders.routes")
-				.isEqualTo(List.of("java-orders", "java-invoices"));
+			assertThat(gateway.policyRoutes("orders")).isEqualTo(List.of("java-orders", "java-invoices"));
 		}
 	}
 
