@@ -2,6 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitMessages;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
@@ -10,6 +11,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -25,11 +27,15 @@ class FilterConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
 			BucketStores stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
-			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
-		return new RateLimitGatewayFilterFactory(policies, stores,
+			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties,
+			ObjectProvider<MessageSource> messageSource) {
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores,
 				listeners.orderedStream().toList(), beanFactory,
 				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
 				properties.getApiKeyHeader(), ConfigurationChecks.problemType(properties));
+		factory.setMessages(
+				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));
+		return factory;
 	}
 
 	@Bean

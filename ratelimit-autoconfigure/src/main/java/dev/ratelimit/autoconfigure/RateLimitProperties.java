@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.ratelimit.gateway.HeaderStyle;
@@ -439,12 +440,27 @@ public class RateLimitProperties {
 		 */
 		private String type = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
+		/**
+		 * Locale in which the detail sentence of each limit is looked up in the
+		 * application's MessageSource (codes ratelimit.detail.*), once at start-up.
+		 * Defaults to the messages' base file, such as messages.properties.
+		 */
+		private Locale locale;
+
 		public String getType() {
 			return this.type;
 		}
 
 		public void setType(String type) {
 			this.type = type;
+		}
+
+		public Locale getLocale() {
+			return this.locale;
+		}
+
+		public void setLocale(Locale locale) {
+			this.locale = locale;
 		}
 
 	}

@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinitionLocator;
+import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -26,11 +27,11 @@ class RateLimitedRoutesConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitedRoutes rateLimitedRoutes(RouteDefinitionLocator routeDefinitionLocator,
-			ObjectProvider<GatewayProperties> gatewayProperties) {
+			ObjectProvider<GatewayProperties> gatewayProperties, ObjectProvider<RouteLocator> routeLocator) {
 		List<FilterDefinition> defaultFilters = gatewayProperties
 			.getIfAvailable(GatewayProperties::new)
 			.getDefaultFilters();
-		return new RateLimitedRoutes(routeDefinitionLocator, defaultFilters);
+		return new RateLimitedRoutes(routeDefinitionLocator, defaultFilters, routeLocator.getIfAvailable());
 	}
 
 }

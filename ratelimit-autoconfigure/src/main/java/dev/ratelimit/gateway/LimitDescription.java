@@ -1,12 +1,7 @@
 package dev.ratelimit.gateway;
 
-import java.math.BigDecimal;
-
-import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Nanos;
-import dev.ratelimit.algorithm.TokenBucket;
-import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.Tier;
 
 /**
@@ -22,12 +17,16 @@ import dev.ratelimit.policy.Tier;
 record LimitDescription(String name, String quota, String windowSeconds, String detail) {
 
 	static LimitDescription of(String policyId, Tier tier, int index) {
+		return of(policyId, tier, index, RateLimitMessages.DEFAULTS);
+	}
+
+	static LimitDescription of(String policyId, Tier tier, int index, RateLimitMessages messages) {
 		Limit limit = tier.limits().get(index);
 		// A window is a non-zero Integer of seconds, with no sub-second precision
 		// (draft-ietf-httpapi-ratelimit-headers-11 section 3.1.3).
 		long windowSeconds = Math.max(1, Nanos.ceilSeconds(limit.window().toNanos()));
 		return new LimitDescription(tier.limitName(policyId, index), Long.toString(limit.quota()),
-				Long.toString(windowSeconds), "You have exceeded the rate limit of " + rate(limit) + ".");
+				Long.toString(windowSeconds), messages.detail(limit));
 	}
 
 	/**
@@ -52,23 +51,6 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 	 */
 	String quotedName() {
 		return RateLimitFieldRules.string(this.name);
-	}
-
-	static String rate(Limit limit) {
-		if (limit instanceof TokenBucket bucket) {
-			return requests(bucket.refillRate()) + " per " + DurationFormat.inWords(bucket.refillPeriod())
-					+ ", with bursts of up to " + bucket.capacity();
-		}
-		if (limit instanceof LeakyBucket bucket) {
-			return requests(bucket.drainRate()) + " per " + DurationFormat.inWords(bucket.drainPeriod())
-					+ ", with a queue of " + bucket.capacity();
-		}
-		return requests(limit.quota()) + " per " + DurationFormat.inWords(limit.window());
-	}
-
-	private static String requests(double amount) {
-		String number = BigDecimal.valueOf(amount).stripTrailingZeros().toPlainString();
-		return number + ((amount == 1) ? " request" : " requests");
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.ratelimit.gateway;
 
+import dev.ratelimit.algorithm.Verdict;
+
 /**
  * What the filter did with a request, as tagged on metrics.
  */
@@ -29,6 +31,20 @@ public enum Outcome {
 
 	public String tagValue() {
 		return this.tagValue;
+	}
+
+	/**
+	 * What a store's verdict means for a request of a policy that is, or is not, in
+	 * shadow mode.
+	 */
+	static Outcome of(Verdict verdict, boolean shadow) {
+		if (verdict.fallback()) {
+			return ERROR;
+		}
+		if (verdict.allowed()) {
+			return ALLOWED;
+		}
+		return shadow ? SHADOW_REJECTED : REJECTED;
 	}
 
 }

@@ -66,6 +66,8 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	private final ClientAddressResolver clientAddresses;
 
+	private RateLimitMessages messages = RateLimitMessages.DEFAULTS;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores the available stores; a policy uses the one named by its store type
@@ -91,6 +93,14 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
 	}
 
+	/**
+	 * Where the detail sentences of 429 bodies come from, read when a route is built;
+	 * this starter's English sentences unless set.
+	 */
+	public void setMessages(RateLimitMessages messages) {
+		this.messages = messages;
+	}
+
 	@Override
 	public String name() {
 		return NAME;
@@ -105,10 +115,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	public GatewayFilter apply(Config config) {
 		RateLimitPolicy policy = requirePolicy(this.policies, config.getPolicy(), config.getRouteId());
 		BucketDecider store = this.stores.decider(policy);
-		Map<String, TierPlan> plans = new HashMap<>();
-		for (Tier tier : policy.tiers().values()) {
-			plans.put(tier.name(), plan(policy.id(), tier));
-		}
+		Map<String, TierPlan> plans = plans(policy);
 		TierPlan defaultPlan = plans.get(policy.defaultTier().name());
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
@@ -117,6 +124,32 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses,
 						policy.onMissingKey()),
 				this.listeners, this.problemWriter, missingKeyRejection(policy));
+	}
+
+	/**
+	 * A policy as a Spring Cloud Gateway {@code RateLimiter}, for
+	 * {@code RequestRateLimiter} routes.
+	 * @param policyId the id of a policy under {@code ratelimit.policies}
+	 * @throws InvalidRateLimitConfigurationException when there is no such policy or
+	 * its store is not available
+	 */
+	public PolicyRateLimiter rateLimiter(String policyId) {
+		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
+		if (policy == null) {
+			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+					"rate limiter bean '" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX + "'", policyId,
+					unknownPolicyRule(this.policies))));
+		}
+		return new PolicyRateLimiter(policy, this.stores.decider(policy), this.policies.tiersByApiKey(),
+				plans(policy), this.listeners);
+	}
+
+	private Map<String, TierPlan> plans(RateLimitPolicy policy) {
+		Map<String, TierPlan> plans = new HashMap<>();
+		for (Tier tier : policy.tiers().values()) {
+			plans.put(tier.name(), plan(policy.id(), tier));
+		}
+		return plans;
 	}
 
 	private static MissingKeyRejection missingKeyRejection(RateLimitPolicy policy) {
@@ -150,7 +183,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		}
 		List<LimitDescription> limits = new ArrayList<>(tier.limits().size());
 		for (int i = 0; i < tier.limits().size(); i++) {
-			limits.add(LimitDescription.of(policyId, tier, i));
+			limits.add(LimitDescription.of(policyId, tier, i, this.messages));
 		}
 		return new TierPlan(tier, limits.toArray(new LimitDescription[0]),
 				RateLimitHeaders.of(this.headerStyle, limits));

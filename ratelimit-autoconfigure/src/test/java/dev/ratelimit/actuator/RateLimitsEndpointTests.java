@@ -104,7 +104,7 @@ class RateLimitsEndpointTests {
 		longForm.getFilters().add(longFilter);
 		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
 		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
-				List.of(new FilterDefinition("RateLimit=search")));
+				List.of(new FilterDefinition("RateLimit=search")), null);
 		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
 		RateLimitsDescriptor descriptor = withRoutes.rateLimits().block();

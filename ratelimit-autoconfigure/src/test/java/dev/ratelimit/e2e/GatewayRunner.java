@@ -1,8 +1,11 @@
 package dev.ratelimit.e2e;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -16,6 +19,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 final class GatewayRunner implements AutoCloseable {
 
+	/**
+	 * The prefix of the first configured route's properties.
+	 */
+	static final String FIRST_ROUTE = "spring.cloud.gateway.server.webflux.routes[0].";
+
 	private final ConfigurableApplicationContext context;
 
 	private GatewayRunner(ConfigurableApplicationContext context) {
@@ -24,6 +32,14 @@ final class GatewayRunner implements AutoCloseable {
 
 	static GatewayRunner start(String... properties) {
 		return new GatewayRunner(application(properties).run());
+	}
+
+	/**
+	 * Start the gateway with the test application's beans and those of
+	 * {@code configuration}.
+	 */
+	static GatewayRunner start(Class<?> configuration, String... properties) {
+		return new GatewayRunner(application(properties).sources(configuration).run());
 	}
 
 	static SpringApplicationBuilder application(String... properties) {
@@ -42,6 +58,22 @@ final class GatewayRunner implements AutoCloseable {
 			.baseUrl("http://127.0.0.1:" + port())
 			.responseTimeout(Duration.ofSeconds(30))
 			.build();
+	}
+
+	/**
+	 * The routes the {@code ratelimits} actuator endpoint (which the test must expose)
+	 * lists for a policy.
+	 */
+	List<String> policyRoutes(String policy) {
+		byte[] body = client().get()
+			.uri("/actuator/ratelimits")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent();
+		return JsonPath.read(new String(body, StandardCharsets.UTF_8), "$.policies['" + policy + "'].routes");
 	}
 
 	<T> T bean(Class<T> type) {

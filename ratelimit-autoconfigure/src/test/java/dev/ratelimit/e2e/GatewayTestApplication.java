@@ -1,5 +1,6 @@
 package dev.ratelimit.e2e;
 
+import dev.ratelimit.algorithm.ManualClock;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;

@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ratelimit.algorithm.ManualClock;
 import dev.ratelimit.gateway.Draft11Fields;
 import dev.ratelimit.gateway.Draft11Fields.Policy;
 import dev.ratelimit.gateway.Draft11Fields.ServiceLimit;

@@ -29,12 +29,23 @@ class LimitDescriptionTests {
 
 	@Test
 	void bucketsDescribeTheirRateAndSize() {
-		assertThat(LimitDescription.rate(new TokenBucket(10, 2, Duration.ofSeconds(1))))
-			.isEqualTo("2 requests per second, with bursts of up to 10");
-		assertThat(LimitDescription.rate(new TokenBucket(5, 1, Duration.ofMinutes(1))))
-			.isEqualTo("1 request per minute, with bursts of up to 5");
-		assertThat(LimitDescription.rate(new LeakyBucket(3, 0.5, Duration.ofSeconds(1))))
-			.isEqualTo("0.5 requests per second, with a queue of 3");
+		assertThat(detail(new TokenBucket(10, 2, Duration.ofSeconds(1))))
+			.isEqualTo("You have exceeded the rate limit of 2 requests per second, with bursts of up to 10.");
+		assertThat(detail(new TokenBucket(5, 1, Duration.ofMinutes(1))))
+			.isEqualTo("You have exceeded the rate limit of 1 request per minute, with bursts of up to 5.");
+		assertThat(detail(new LeakyBucket(3, 0.5, Duration.ofSeconds(1))))
+			.isEqualTo("You have exceeded the rate limit of 0.5 requests per second, with a queue of 3.");
+	}
+
+	@Test
+	void periodsReadAsEnglish() {
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofSeconds(1))).isEqualTo("second");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofHours(1))).isEqualTo("hour");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofDays(1))).isEqualTo("day");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofMinutes(5))).isEqualTo("5 minutes");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofSeconds(90))).isEqualTo("90 seconds");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofMillis(500))).isEqualTo("500 ms");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofMillis(1500))).isEqualTo("1500 ms");
 	}
 
 	@Test
@@ -61,6 +72,18 @@ class LimitDescriptionTests {
 		assertThat(LimitDescription.of("orders", tier, 0).draft11Policy())
 			.isEqualTo("\"per \\\"second\\\" \\\\ burst\";q=10;w=1");
 		assertThat(LimitDescription.of("orders", tier, 1).name()).isEqualTo("orders-free-2");
+	}
+
+	@Test
+	void largeAmountsAreWrittenWithoutGrouping() {
+		assertThat(detail(new FixedWindow(10_000, Duration.ofSeconds(1001))))
+			.isEqualTo("You have exceeded the rate limit of 10000 requests per 1001 seconds.");
+		assertThat(detail(new FixedWindow(1, Duration.ofNanos(1500))))
+			.isEqualTo("You have exceeded the rate limit of 1 request per 1500 ns.");
+	}
+
+	private static String detail(Limit limit) {
+		return LimitDescription.of("p", tier("t", limit), 0).detail();
 	}
 
 	private static Tier tier(String name, Limit limit) {

@@ -1,0 +1,130 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.ratelimit.gateway.PassThroughRateLimiter;
+import dev.ratelimit.gateway.PolicyRateLimiter;
+import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitFilters;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
+import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class RateLimitRoutesAutoConfigurationTests {
+
+	private static final String[] TWO_POLICIES = {
+			"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+			"ratelimit.policies.orders.tiers.anonymous[0].limit=60",
+			"ratelimit.policies.orders.tiers.anonymous[0].window=1m",
+			"ratelimit.policies.search.tiers.anonymous[0].algorithm=token-bucket",
+			"ratelimit.policies.search.tiers.anonymous[0].capacity=5",
+			"ratelimit.policies.search.tiers.anonymous[0].refill-rate=1" };
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+				RateLimitDisabledAutoConfiguration.class, RateLimitRoutesAutoConfiguration.class));
+
+	@Test
+	void registersOneRateLimiterPerPolicyNamedAfterIt() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			assertThat(context.getBean("ordersRateLimiter", PolicyRateLimiter.class).policyId()).isEqualTo("orders");
+			assertThat(context.getBean("searchRateLimiter", PolicyRateLimiter.class).policyId()).isEqualTo("search");
+		});
+	}
+
+	@Test
+	void aValueThatDoesNotBindIsReportedByThePropertiesBinding() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withPropertyValues("ratelimit.policies.orders.shadow=maybe")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("RateLimitProperties")
+				.rootCause()
+				.hasMessageContaining("maybe"));
+	}
+
+	@Test
+	void policyRateLimitersDoNotCompeteForInjectionByType() {
+		RateLimiter<Object> applications = new PassThroughRateLimiter();
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean("applicationRateLimiter", RateLimiter.class, () -> applications)
+			.run((context) -> assertThat(context.getBeanProvider(RateLimiter.class).getIfUnique())
+				.isSameAs(applications));
+	}
+
+	@Test
+	void definesRequestRateLimiterWhoseRoutesMustNameALimiter() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			RequestRateLimiterGatewayFilterFactory factory = context
+				.getBean(RequestRateLimiterGatewayFilterFactory.class);
+			assertThat(factory).isInstanceOf(PolicyRequestRateLimiterGatewayFilterFactory.class);
+			assertThat(factory.name()).isEqualTo("RequestRateLimiter");
+			RequestRateLimiterGatewayFilterFactory.Config config = new RequestRateLimiterGatewayFilterFactory.Config();
+			config.setRouteId("orders-route");
+			assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+				.isThrownBy(() -> factory.apply(config))
+				.withMessageContaining("route 'orders-route' filter RequestRateLimiter argument rate-limiter")
+				.withMessageContaining("#{@ordersRateLimiter}, #{@searchRateLimiter}");
+			config.setRateLimiter(context.getBean("ordersRateLimiter", RateLimiter.class));
+			assertThat(factory.apply(config)).isNotNull();
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesRequestRateLimiter() {
+		RequestRateLimiterGatewayFilterFactory own = new RequestRateLimiterGatewayFilterFactory(
+				new PassThroughRateLimiter(), (exchange) -> Mono.just("key"));
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean(RequestRateLimiterGatewayFilterFactory.class, () -> own)
+			.run((context) -> assertThat(context.getBean(RequestRateLimiterGatewayFilterFactory.class)).isSameAs(own));
+	}
+
+	@Test
+	void javaRouteFiltersComeFromTheRateLimitFilterFactory() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			GatewayFilter filter = context.getBean(RateLimitFilters.class).policy("orders");
+			assertThat(RateLimitFilters.policyId(filter)).isEqualTo("orders");
+			assertThat(RateLimitFilters.policyId(new OrderedGatewayFilter(filter, 0))).isEqualTo("orders");
+			assertThat(RateLimitFilters.policyId((exchange, chain) -> chain.filter(exchange))).isNull();
+		});
+	}
+
+	@Test
+	void disabledJavaRouteFiltersLetEverythingThroughWithoutHeaders() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).withPropertyValues("ratelimit.enabled=false").run((context) -> {
+			GatewayFilter filter = context.getBean(RateLimitFilters.class).policy("not-checked-when-disabled");
+			MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/orders"));
+			AtomicBoolean passed = new AtomicBoolean();
+			filter.filter(exchange, (forwarded) -> {
+				passed.set(true);
+				return Mono.empty();
+			}).block();
+			assertThat(passed).isTrue();
+			assertThat(exchange.getResponse().getHeaders().isEmpty()).isTrue();
+		});
+	}
+
+	@Test
+	void disabledRateLimitersLetEverythingThrough() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES).withPropertyValues("ratelimit.enabled=false").run((context) -> {
+			RateLimiter<?> orders = context.getBean("ordersRateLimiter", RateLimiter.class);
+			assertThat(orders).isInstanceOf(PassThroughRateLimiter.class);
+			RateLimiter.Response response = orders.isAllowed("route", "key").block();
+			assertThat(response.isAllowed()).isTrue();
+			assertThat(response.getHeaders()).isEqualTo(Map.of());
+		});
+	}
+
+}
