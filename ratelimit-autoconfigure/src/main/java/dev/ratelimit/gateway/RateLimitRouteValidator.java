@@ -61,7 +61,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 		}
 		for (RateLimitPolicy policy : this.policies.byId().values()) {
 			if (!available.contains(policy.store().storeName())) {
-				problems.add(RateLimitGatewayFilterFactory.missingStore(policy, available));
+				problems.add(RateLimitEnforcers.missingStore(policy, available));
 			}
 		}
 		if (this.gatewayProperties != null) {

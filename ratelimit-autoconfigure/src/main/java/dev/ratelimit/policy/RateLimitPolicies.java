@@ -10,13 +10,22 @@ import java.util.Map;
  * @param defaultTier the tier of a request with no API key or an unknown one
  * @param tiersByApiKey the tier of each known API key
  * @param trustedProxies the proxies whose forwarding header names the client
+ * @param tierSource where a request's tier comes from besides its API key
  */
 public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
-		Map<String, String> tiersByApiKey, TrustedProxies trustedProxies) {
+		Map<String, String> tiersByApiKey, TrustedProxies trustedProxies, TierSource tierSource) {
 
 	public RateLimitPolicies {
 		byId = Map.copyOf(byId);
 		tiersByApiKey = Map.copyOf(tiersByApiKey);
+	}
+
+	/**
+	 * Policies whose requests take their tier from their API key.
+	 */
+	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, String defaultTier,
+			Map<String, String> tiersByApiKey, TrustedProxies trustedProxies) {
+		this(byId, defaultTier, tiersByApiKey, trustedProxies, new TierSource.ApiKey());
 	}
 
 	/**

@@ -8,7 +8,9 @@ import java.util.stream.Stream;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitProblemWriter;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -60,9 +62,11 @@ class RateLimitAutoConfigurationTests {
 		MonotonicClock clock = () -> 42;
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), "anonymous", Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, List.of(store), List.of(),
-				null, ServerCodecConfigurer.create().getWriters(),
-				HeaderStyle.NONE, "X-API-Key", URI.create("https://example.com/problems/rate-limited"));
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies,
+				List.of(store), List.of(), HeaderStyle.NONE, "X-API-Key",
+				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
+						URI.create("https://example.com/problems/rate-limited")),
+				null, null), null);
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)

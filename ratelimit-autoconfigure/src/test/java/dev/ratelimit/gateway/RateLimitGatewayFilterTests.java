@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -20,11 +19,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.BucketStore;
-import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
@@ -69,9 +64,8 @@ class RateLimitGatewayFilterTests {
 				Map.of("anonymous", TIER, "pro", pro), TIER);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy), "anonymous",
 				Map.of("pro-key", "pro", "gold-key", "gold"));
-		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, List.of(this.store),
-				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
-				"X-API-Key", TYPE)
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies, List.of(this.store),
+				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", problemWriter(), null, null), this.beans)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
 		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
@@ -278,9 +272,14 @@ class RateLimitGatewayFilterTests {
 	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners, Tier tier,
 			StoreType store, HeaderStyle style) {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
-		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), tier.name(), Map.of()),
-				List.of(this.store), listeners, this.beans, ServerCodecConfigurer.create().getWriters(), style,
-				"X-API-Key", TYPE);
+		return new RateLimitGatewayFilterFactory(
+				new RateLimitEnforcers(new RateLimitPolicies(Map.of("p", policy), tier.name(), Map.of()),
+						List.of(this.store), listeners, style, "X-API-Key", problemWriter(), null, null),
+				this.beans);
+	}
+
+	private static RateLimitProblemWriter problemWriter() {
+		return new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(), TYPE);
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {
@@ -290,83 +289,6 @@ class RateLimitGatewayFilterTests {
 	private static MockServerWebExchange exchange() {
 		return MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").remoteAddress(new InetSocketAddress("198.51.100.4", 40000)));
-	}
-
-	/**
-	 * A store answering whatever the test scripted.
-	 */
-	private static final class ScriptedStore implements BucketStore {
-
-		private final List<BucketId> ids = new ArrayList<>();
-
-		private final List<Tier> tiers = new ArrayList<>();
-
-		private Supplier<Mono<Verdict>> answer;
-
-		private Supplier<Verdict> answerNow = () -> null;
-
-		void answer(Supplier<Mono<Verdict>> answer) {
-			this.answer = answer;
-		}
-
-		/**
-		 * Decide at once, as a store in this node's memory does, and fail the test if
-		 * asked for a {@code Mono}.
-		 */
-		void answerNow(Supplier<Verdict> answerNow) {
-			this.answerNow = answerNow;
-			this.answer = () -> {
-				throw new AssertionError("asked for a Mono although it decides at once");
-			};
-		}
-
-		@Override
-		public String name() {
-			return "caffeine";
-		}
-
-		@Override
-		public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
-			this.ids.add(id);
-			this.tiers.add(tier);
-			return this.answer.get();
-		}
-
-		@Override
-		public Verdict acquireNow(BucketId id, Tier tier, long cost) {
-			Verdict verdict = this.answerNow.get();
-			if (verdict != null) {
-				this.ids.add(id);
-				this.tiers.add(tier);
-			}
-			return verdict;
-		}
-
-		@Override
-		public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-			return Flux.empty();
-		}
-
-		@Override
-		public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-			return Flux.empty();
-		}
-
-		@Override
-		public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-			return Mono.just(false);
-		}
-
-		@Override
-		public Mono<Long> bucketCount(RateLimitPolicy policy) {
-			return Mono.just(0L);
-		}
-
-		@Override
-		public StoreHealth health() {
-			return new StoreHealth(true, Map.of());
-		}
-
 	}
 
 }

@@ -1,0 +1,93 @@
+package dev.ratelimit.gateway;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.StoreHealth;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A store answering whatever the test scripted.
+ */
+final class ScriptedStore implements BucketStore {
+
+	final List<BucketId> ids = new ArrayList<>();
+
+	final List<Tier> tiers = new ArrayList<>();
+
+	private Supplier<Mono<Verdict>> answer;
+
+	private Supplier<Verdict> answerNow = () -> null;
+
+	void answer(Supplier<Mono<Verdict>> answer) {
+		this.answer = answer;
+	}
+
+	/**
+	 * Decide at once, as a store in this node's memory does, and fail the test if
+	 * asked for a {@code Mono}.
+	 */
+	void answerNow(Supplier<Verdict> answerNow) {
+		this.answerNow = answerNow;
+		this.answer = () -> {
+			throw new AssertionError("asked for a Mono although it decides at once");
+		};
+	}
+
+	@Override
+	public String name() {
+		return "caffeine";
+	}
+
+	@Override
+	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
+		this.ids.add(id);
+		this.tiers.add(tier);
+		return this.answer.get();
+	}
+
+	@Override
+	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		Verdict verdict = this.answerNow.get();
+		if (verdict != null) {
+			this.ids.add(id);
+			this.tiers.add(tier);
+		}
+		return verdict;
+	}
+
+	@Override
+	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
+		return Flux.empty();
+	}
+
+	@Override
+	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
+		return Flux.empty();
+	}
+
+	@Override
+	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
+		return Mono.just(false);
+	}
+
+	@Override
+	public Mono<Long> bucketCount(RateLimitPolicy policy) {
+		return Mono.just(0L);
+	}
+
+	@Override
+	public StoreHealth health() {
+		return new StoreHealth(true, Map.of());
+	}
+
+}
