@@ -171,7 +171,18 @@ class RateLimitAutoConfigurationTests {
 						"ratelimit.store=hybrid"),
 				invalid("ratelimit.api-key-header: was '', must be an HTTP header name",
 						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
-						"ratelimit.api-key-header="));
+						"ratelimit.api-key-header="),
+				invalid("ratelimit.tiers.header: was 'X Plan', must be an HTTP header name",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.tiers.header=X Plan"),
+				invalid("ratelimit.tiers.header: was 'X-Plan', must not be set together with ratelimit.tiers.claim "
+						+ "('plan')", limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.tiers.header=X-Plan", "ratelimit.tiers.claim=plan"),
+				invalid("ratelimit.tiers.claim: was '', must name a claim", limit + "algorithm=fixed-window",
+						limit + "limit=5", limit + "window=1s", "ratelimit.tiers.claim= "),
+				invalid("ratelimit.policies.orders.cost-header: was 'X:Cost', must be an HTTP header name",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.policies.orders.cost-header=X:Cost"));
 	}
 
 	private static Arguments invalid(String expectedMessage, String... properties) {

@@ -8,6 +8,7 @@ import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.store.CaffeineBucketStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -152,6 +153,19 @@ class RateLimitWebFilterAutoConfigurationTests {
 		this.withoutGateway.withPropertyValues(ROUTE)
 			.withBean(RateLimitRejectionHandler.class, () -> handler)
 			.run((context) -> assertThat(context.getBean(RateLimitRejectionHandler.class)).isSameAs(handler));
+	}
+
+	@Test
+	void theTierSourceAndCostHeaderAreBoundIntoThePolicies() {
+		this.withoutGateway.withPropertyValues("ratelimit.tiers.claim=plan", "ratelimit.policies.orders.cost-header=X-Cost")
+			.run((context) -> {
+				RateLimitPolicies policies = context.getBean(RateLimitPolicies.class);
+				assertThat(policies.tierSource()).isEqualTo(new TierSource.Claim("plan"));
+				assertThat(policies.policy("orders").costHeader()).isEqualTo("X-Cost");
+			});
+		this.withoutGateway.withPropertyValues("ratelimit.tiers.header=X-Plan")
+			.run((context) -> assertThat(context.getBean(RateLimitPolicies.class).tierSource())
+				.isEqualTo(new TierSource.Header("X-Plan")));
 	}
 
 	@Test

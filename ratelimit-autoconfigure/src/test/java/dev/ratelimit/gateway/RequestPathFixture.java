@@ -23,6 +23,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Builds one route's request path over policy {@code orders} (tiers {@code anonymous}:
@@ -38,7 +39,7 @@ final class RequestPathFixture {
 
 	static final Tier PRO = new Tier("pro", List.of(new FixedWindow(5, Duration.ofMinutes(1))));
 
-	final List<MockServerWebExchange> forwarded = new ArrayList<>();
+	final List<ServerWebExchange> forwarded = new ArrayList<>();
 
 	final List<Outcome> outcomes = new ArrayList<>();
 
@@ -82,9 +83,9 @@ final class RequestPathFixture {
 		return run(enforcer(), MockServerWebExchange.from(request));
 	}
 
-	MockServerWebExchange run(RateLimitEnforcer enforcer, MockServerWebExchange exchange) {
+	<E extends ServerWebExchange> E run(RateLimitEnforcer enforcer, E exchange) {
 		enforcer.enforce(exchange, this.forwarded, (forwarded, chained) -> {
-			forwarded.add((MockServerWebExchange) chained);
+			forwarded.add(chained);
 			return Mono.empty();
 		}).block(Duration.ofSeconds(10));
 		return exchange;
