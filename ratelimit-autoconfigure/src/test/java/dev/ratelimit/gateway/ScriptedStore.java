@@ -24,6 +24,8 @@ final class ScriptedStore implements BucketStore {
 
 	final List<Tier> tiers = new ArrayList<>();
 
+	final List<Long> costs = new ArrayList<>();
+
 	private Supplier<Mono<Verdict>> answer;
 
 	private Supplier<Verdict> answerNow = () -> null;
@@ -52,6 +54,7 @@ final class ScriptedStore implements BucketStore {
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
 		this.ids.add(id);
 		this.tiers.add(tier);
+		this.costs.add(cost);
 		return this.answer.get();
 	}
 
@@ -61,6 +64,7 @@ final class ScriptedStore implements BucketStore {
 		if (verdict != null) {
 			this.ids.add(id);
 			this.tiers.add(tier);
+			this.costs.add(cost);
 		}
 		return verdict;
 	}

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.store.CaffeineBucketStore;
@@ -42,6 +44,20 @@ class TierAndCostResolutionTests {
 		assertThat(limit(this.fixture.run(RequestPathFixture.get().header("X-API-Key", "pro-key")))).isEqualTo("5");
 		assertThat(limit(this.fixture.run(RequestPathFixture.get()))).isEqualTo("2");
 		assertThat(this.fixture.forwarded).hasSize(4);
+	}
+
+	@Test
+	void aTierHeaderAndACostHeaderKeepTheRequestJudgedInLine() {
+		ScriptedStore store = new ScriptedStore();
+		store.answerNow(() -> Verdict.of(new Decision(true, 1, 5, 60_000_000_000L, 0)));
+		this.fixture.store = store;
+		this.fixture.tierSource = new TierSource.Header("X-Plan");
+		this.fixture.costHeader = "X-Cost";
+		MockServerWebExchange exchange = this.fixture.run(RequestPathFixture.get().header("X-Plan", "pro")
+			.header("X-Cost", "4"));
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Remaining")).isEqualTo("1");
+		assertThat(store.tiers).containsExactly(RequestPathFixture.PRO);
+		assertThat(store.costs).containsExactly(4L);
 	}
 
 	@Test
