@@ -1,41 +1,33 @@
 package dev.ratelimit.autoconfigure;
 
+import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
-import dev.ratelimit.gateway.RateLimitListener;
-import dev.ratelimit.gateway.RateLimitMessages;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
-import org.springframework.context.MessageSource;
+import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
  * The {@code RateLimit} gateway filter, the start-up check of the routes that use it
- * and of the Reactor Netty they run on.
+ * and of the Reactor Netty they run on, when Spring Cloud Gateway is on the classpath.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(GatewayFilterFactory.class)
 class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
-			BucketStores stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
-			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties,
-			ObjectProvider<MessageSource> messageSource) {
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores,
-				listeners.orderedStream().toList(), beanFactory,
-				codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(), properties.getHeaders(),
-				properties.getApiKeyHeader(), ConfigurationChecks.problemType(properties));
-		factory.setMessages(
-				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));
-		return factory;
+	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitEnforcers enforcers,
+			BeanFactory beanFactory) {
+		return new RateLimitGatewayFilterFactory(enforcers, beanFactory);
 	}
 
 	@Bean

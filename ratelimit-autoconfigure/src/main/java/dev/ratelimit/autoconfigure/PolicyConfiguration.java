@@ -5,12 +5,12 @@ import java.util.Set;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicies;
 
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * The clock and the policies, validated once at start-up, and the warning about a
@@ -18,6 +18,8 @@ import org.springframework.core.env.Environment;
  */
 @Configuration(proxyBeanMethods = false)
 class PolicyConfiguration {
+
+	static final String KEY_RESOLVER = "org.springframework.cloud.gateway.filter.ratelimit.KeyResolver";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -27,9 +29,15 @@ class PolicyConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ListableBeanFactory beanFactory) {
-		Set<String> keyResolvers = Set.of(beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
-		return new RateLimitPolicyFactory(keyResolvers).create(properties);
+	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory) {
+		ClassLoader classLoader = beanFactory.getBeanClassLoader();
+		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
+		Set<String> keyResolvers = ClassUtils.isPresent(KEY_RESOLVER, classLoader)
+				? Set.of(beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(KEY_RESOLVER, classLoader), true, false))
+				: null;
+		return new RateLimitPolicyFactory(keyResolvers,
+				ClassUtils.isPresent(RateLimitPolicyFactory.OAUTH2_TOKEN_CLASS, classLoader))
+			.create(properties);
 	}
 
 	@Bean

@@ -4,18 +4,21 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Import;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Auto-configuration of rate limiting for Spring Cloud Gateway: the validated
- * policies, the in-memory store and the {@code RateLimit} filter.
+ * Auto-configuration of rate limiting for reactive web applications: the validated
+ * policies, the in-memory store and the request path they share, then, with Spring
+ * Cloud Gateway on the classpath, the {@code RateLimit} gateway filter. The web filter
+ * of a plain WebFlux application is {@link RateLimitWebFilterAutoConfiguration}'s.
  */
 @AutoConfiguration
-@ConditionalOnClass(GatewayFilterFactory.class)
+@ConditionalOnClass(ServerWebExchange.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
 @Import({ PolicyConfiguration.class, CaffeineStoreConfiguration.class, BucketStoresConfiguration.class,
+		RequestPathConfiguration.class,
 		FilterConfiguration.class })
 public final class RateLimitAutoConfiguration {
 

@@ -33,8 +33,11 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * Turns {@link RateLimitProperties} into validated, immutable
@@ -65,14 +68,35 @@ final class RateLimitPolicyFactory {
 	private static final String ABSOLUTE_URI = "must be an absolute URI, such as "
 			+ "https://iana.org/assignments/http-problem-types#quota-exceeded or one under a domain you control";
 
+	/**
+	 * The class whose presence means Spring Security's OAuth2 resource server, which
+	 * {@code ratelimit.tiers.claim} reads tokens from.
+	 */
+	static final String OAUTH2_TOKEN_CLASS = "org.springframework.security.oauth2.server.resource.authentication."
+			+ "AbstractOAuth2TokenAuthenticationToken";
+
 	private final Set<String> keyResolverBeanNames;
+
+	private final boolean oauth2ResourceServerPresent;
 
 	/**
 	 * @param keyResolverBeanNames names of the Spring Cloud Gateway {@code KeyResolver}
 	 * beans a policy's {@code key: "#{@beanName}"} may name
 	 */
 	RateLimitPolicyFactory(Set<String> keyResolverBeanNames) {
-		this.keyResolverBeanNames = Set.copyOf(keyResolverBeanNames);
+		this(keyResolverBeanNames, ClassUtils.isPresent(OAUTH2_TOKEN_CLASS, null));
+	}
+
+	/**
+	 * @param keyResolverBeanNames names of the Spring Cloud Gateway {@code KeyResolver}
+	 * beans a policy's {@code key: "#{@beanName}"} may name; {@code null} without the
+	 * gateway, where the web routes that use such a policy report it
+	 * @param oauth2ResourceServerPresent whether Spring Security's OAuth2 resource server
+	 * is on the classpath
+	 */
+	RateLimitPolicyFactory(Set<String> keyResolverBeanNames, boolean oauth2ResourceServerPresent) {
+		this.keyResolverBeanNames = (keyResolverBeanNames != null) ? Set.copyOf(keyResolverBeanNames) : null;
+		this.oauth2ResourceServerPresent = oauth2ResourceServerPresent;
 	}
 
 	/**
@@ -90,8 +114,43 @@ final class RateLimitPolicyFactory {
 			}
 		});
 		TrustedProxies trustedProxies = trustedProxies(properties, problems);
+		TierSource tierSource = tierSource(properties.getTiers(), problems);
 		ConfigurationChecks.requireNone(problems);
-		return new RateLimitPolicies(policies, properties.getTiers().getApiKeys(), trustedProxies);
+		return new RateLimitPolicies(policies, properties.getTiers().getApiKeys(), trustedProxies, tierSource);
+	}
+
+	/**
+	 * Where a request's tier comes from besides its API key: a trusted header or a
+	 * token claim, at most one.
+	 */
+	private @Nullable TierSource tierSource(RateLimitProperties.Tiers tiers, List<ConfigurationProblem> problems) {
+		String header = tiers.getHeader();
+		String claim = tiers.getClaim();
+		if (header != null && claim != null) {
+			problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", quoted(header),
+					"must not be set together with " + PREFIX + ".tiers.claim (" + quoted(claim)
+							+ "): a request's tier comes from one of them"));
+			return null;
+		}
+		if (header != null) {
+			if (!HEADER_NAME.matcher(header).matches()) {
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", quoted(header),
+						"must be an HTTP header name"));
+			}
+			return new TierSource.Header(header);
+		}
+		if (claim != null) {
+			if (claim.isBlank()) {
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", quoted(claim), "must name a claim"));
+			}
+			else if (!this.oauth2ResourceServerPresent) {
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", quoted(claim),
+						"needs Spring Security's OAuth2 resource server (spring-boot-starter-oauth2-resource-server) "
+								+ "on the classpath to read the request's token"));
+			}
+			return new TierSource.Claim(claim);
+		}
+		return new TierSource.ApiKey();
 	}
 
 	private static @Nullable TrustedProxies trustedProxies(RateLimitProperties properties,
@@ -151,6 +210,11 @@ final class RateLimitPolicyFactory {
 		if (policy.getCost() <= 0) {
 			problems.add(new ConfigurationProblem(path + ".cost", policy.getCost(), POSITIVE));
 		}
+		String costHeader = policy.getCostHeader();
+		if (costHeader != null && !HEADER_NAME.matcher(costHeader).matches()) {
+			problems.add(new ConfigurationProblem(path + ".cost-header", quoted(costHeader),
+					"must be an HTTP header name"));
+		}
 		StoreType store = (policy.getStore() != null) ? policy.getStore() : properties.getStore();
 		Map<String, Tier> tiers = new LinkedHashMap<>();
 		policy.getTiers().forEach((tierName, specs) -> {
@@ -174,7 +238,7 @@ final class RateLimitPolicyFactory {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.isShadow(), policy.getCost(), store, tiers,
-				tiers.get(defaultTierName), policy.getOnMissingKey(), missingKeyStatus);
+				tiers.get(defaultTierName), policy.getOnMissingKey(), missingKeyStatus, costHeader);
 	}
 
 	/**
@@ -246,7 +310,7 @@ final class RateLimitPolicyFactory {
 		Matcher bean = BEAN_KEY.matcher(key);
 		if (bean.matches()) {
 			String beanName = bean.group(1);
-			if (!this.keyResolverBeanNames.contains(beanName)) {
+			if (this.keyResolverBeanNames != null && !this.keyResolverBeanNames.contains(beanName)) {
 				problems.add(new ConfigurationProblem(path, quoted(key),
 						"must name a KeyResolver bean (KeyResolver beans: "
 								+ (this.keyResolverBeanNames.isEmpty() ? "none" : this.keyResolverBeanNames)

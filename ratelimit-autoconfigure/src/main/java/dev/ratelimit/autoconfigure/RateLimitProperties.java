@@ -65,6 +65,11 @@ public class RateLimitProperties {
 	private final Caffeine caffeine = new Caffeine();
 
 	/**
+	 * Rate limiting of a plain Spring WebFlux application, without Spring Cloud Gateway.
+	 */
+	private final Web web = new Web();
+
+	/**
 	 * The problem body of a rejection (429).
 	 */
 	private final Problem problem = new Problem();
@@ -137,6 +142,10 @@ public class RateLimitProperties {
 		return this.problem;
 	}
 
+	public Web getWeb() {
+		return this.web;
+	}
+
 	public List<String> getTrustedProxies() {
 		return this.trustedProxies;
 	}
@@ -170,6 +179,23 @@ public class RateLimitProperties {
 		 */
 		private Map<String, String> apiKeys = new LinkedHashMap<>();
 
+		/**
+		 * Request header naming the tier, trusted as set by an upstream authentication
+		 * service (which must overwrite whatever a client sends). A request without it
+		 * gets its API key's tier; a tier name a policy does not list gets the default
+		 * tier. Not together with 'claim'.
+		 */
+		private String header;
+
+		/**
+		 * Claim of the request's OAuth2 token (a JWT or an introspected opaque token,
+		 * authenticated by Spring Security's resource server) naming the tier, such as
+		 * 'plan'. A request without a token or without a string claim of that name gets
+		 * its API key's tier; a tier name a policy does not list gets the default tier.
+		 * Needs spring-security-oauth2-resource-server. Not together with 'header'.
+		 */
+		private String claim;
+
 		public String getDefaultTier() {
 			return this.defaultTier;
 		}
@@ -184,6 +210,22 @@ public class RateLimitProperties {
 
 		public void setApiKeys(Map<String, String> apiKeys) {
 			this.apiKeys = apiKeys;
+		}
+
+		public String getHeader() {
+			return this.header;
+		}
+
+		public void setHeader(String header) {
+			this.header = header;
+		}
+
+		public String getClaim() {
+			return this.claim;
+		}
+
+		public void setClaim(String claim) {
+			this.claim = claim;
 		}
 
 	}
@@ -210,6 +252,14 @@ public class RateLimitProperties {
 		 * Units one request consumes from every limit of its tier.
 		 */
 		private long cost = 1;
+
+		/**
+		 * Request header saying how many units a request consumes, trusted as set by an
+		 * upstream service; 'cost' applies to requests without it. A value that is not a
+		 * whole number from 1 to the smallest quota of the request's tier is answered
+		 * with 400 and a problem body.
+		 */
+		private @Nullable String costHeader;
 
 		/**
 		 * Store that holds this policy's buckets, overriding 'ratelimit.store'.
@@ -260,6 +310,14 @@ public class RateLimitProperties {
 
 		public void setCost(long cost) {
 			this.cost = cost;
+		}
+
+		public @Nullable String getCostHeader() {
+			return this.costHeader;
+		}
+
+		public void setCostHeader(@Nullable String costHeader) {
+			this.costHeader = costHeader;
 		}
 
 		public @Nullable StoreType getStore() {
@@ -482,6 +540,106 @@ public class RateLimitProperties {
 
 		public void setMaximumKeys(long maximumKeys) {
 			this.maximumKeys = maximumKeys;
+		}
+
+	}
+
+	/**
+	 * Rate limiting of a plain Spring WebFlux application, without Spring Cloud Gateway.
+	 */
+	public static class Web {
+
+		/**
+		 * Routes limited by a policy, tried in order: the first whose paths and methods
+		 * match a request enforces its policy; a request no route matches passes
+		 * untouched. Setting any route turns the web filter on.
+		 */
+		private List<WebRoute> routes = new ArrayList<>();
+
+		/**
+		 * Order of the web filter among the application's web filters. After Spring
+		 * Security's (-100) by default, so that principal keys and token claims see the
+		 * authenticated request.
+		 */
+		private int order = 0;
+
+		public List<WebRoute> getRoutes() {
+			return this.routes;
+		}
+
+		public void setRoutes(List<WebRoute> routes) {
+			this.routes = routes;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+	/**
+	 * One route of a plain WebFlux application and the policy that limits it.
+	 */
+	public static class WebRoute {
+
+		/**
+		 * Id of the route in metrics and as the key of 'key: route'. Defaults to the path
+		 * patterns, joined by commas.
+		 */
+		private String id;
+
+		/**
+		 * Path patterns in Spring's PathPattern syntax, such as '/api/orders/**' or
+		 * '/users/{id}', matched against the path within the application's context
+		 * path; a request must match one.
+		 */
+		private List<String> paths = new ArrayList<>();
+
+		/**
+		 * HTTP methods a request must have, in upper case, such as GET or POST. Any
+		 * method when empty.
+		 */
+		private List<String> methods = new ArrayList<>();
+
+		/**
+		 * Id of the policy under 'ratelimit.policies' that limits the route.
+		 */
+		private String policy;
+
+		public String getId() {
+			return this.id;
+		}
+
+		public void setId(String id) {
+			this.id = id;
+		}
+
+		public List<String> getPaths() {
+			return this.paths;
+		}
+
+		public void setPaths(List<String> paths) {
+			this.paths = paths;
+		}
+
+		public List<String> getMethods() {
+			return this.methods;
+		}
+
+		public void setMethods(List<String> methods) {
+			this.methods = methods;
+		}
+
+		public String getPolicy() {
+			return this.policy;
+		}
+
+		public void setPolicy(String policy) {
+			this.policy = policy;
 		}
 
 	}

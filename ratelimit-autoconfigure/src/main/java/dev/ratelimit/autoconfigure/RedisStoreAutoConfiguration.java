@@ -6,7 +6,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 
@@ -17,7 +16,7 @@ import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration")
-@ConditionalOnClass({ GatewayFilterFactory.class, ReactiveRedisConnectionFactory.class, RedisBucketStore.class })
+@ConditionalOnClass({ ReactiveRedisConnectionFactory.class, RedisBucketStore.class })
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ RateLimitRedisProperties.class, RateLimitHybridProperties.class })
 @Import({ RedisStoreConfiguration.class, HybridStoreConfiguration.class })

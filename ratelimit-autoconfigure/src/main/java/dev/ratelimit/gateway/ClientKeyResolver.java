@@ -8,8 +8,6 @@ import dev.ratelimit.store.BucketId;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -56,13 +54,14 @@ interface ClientKeyResolver {
 	 * The resolver of a route.
 	 * @param source whose quota a request counts against
 	 * @param routeId the route's id, the key of {@code key: route}
-	 * @param beanFactory where {@code KeyResolver} beans are looked up
+	 * @param keyResolverBeans the Spring Cloud Gateway {@code KeyResolver} beans, as a
+	 * {@code #{@beanName}} key names them
 	 * @param clientAddresses the client's address, the fallback of a key that yields
 	 * nothing
 	 * @param onMissingKey whether a key that yields nothing falls back to the client's
 	 * address or resolves to nothing, for the filter to reject
 	 */
-	static ClientKeyResolver of(KeySource source, String routeId, BeanFactory beanFactory,
+	static ClientKeyResolver of(KeySource source, String routeId, KeyResolverBeans keyResolverBeans,
 			ClientAddressResolver clientAddresses, OnMissingKey onMissingKey) {
 		if (source instanceof KeySource.ApiKey) {
 			Immediate apiKey = (exchange, knownApiKey) -> (knownApiKey != null) ? BucketId.storedKey(knownApiKey)
@@ -101,15 +100,29 @@ interface ClientKeyResolver {
 				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		if (source instanceof KeySource.Bean bean) {
-			KeyResolver keyResolver = beanFactory.getBean(bean.beanName(), KeyResolver.class);
+			Function<ServerWebExchange, Mono<String>> keyResolver = keyResolverBeans.named(bean.beanName());
 			// Deferred so that a resolver throwing instead of signalling an error is
 			// handled as one signalling it: the request goes through, never a 5xx.
-			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.resolve(exchange))
+			return (exchange, knownApiKey) -> Mono.defer(() -> keyResolver.apply(exchange))
 				.filter((key) -> !key.isEmpty())
 				.map(BucketId::storedKey)
 				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 		}
 		throw new IllegalArgumentException("unhandled key source " + source);
+	}
+
+	/**
+	 * The Spring Cloud Gateway {@code KeyResolver} beans, seen through a type that does
+	 * not need the gateway on the classpath.
+	 */
+	@FunctionalInterface
+	interface KeyResolverBeans {
+
+		/**
+		 * The bean's {@code resolve} method.
+		 */
+		Function<ServerWebExchange, Mono<String>> named(String beanName);
+
 	}
 
 }

@@ -21,7 +21,13 @@ public enum Outcome {
 	 * The request had no key (no principal, no such header) and its policy rejects
 	 * such requests: answered with the policy's missing-key status, no store asked.
 	 */
-	MISSING_KEY("missing-key");
+	MISSING_KEY("missing-key"),
+
+	/**
+	 * The request's cost (its policy's cost header, or a {@code CostResolver}'s answer)
+	 * is not one its tier could ever admit: answered with 400, no store asked.
+	 */
+	INVALID_COST("invalid-cost");
 
 	private final String tagValue;
 

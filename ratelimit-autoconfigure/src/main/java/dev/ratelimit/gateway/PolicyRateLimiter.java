@@ -6,7 +6,6 @@ import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
-import dev.ratelimit.gateway.RateLimitGatewayFilter.TierPlan;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketDecider;

@@ -1,33 +1,22 @@
 package dev.ratelimit.gateway;
 
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import dev.ratelimit.gateway.RateLimitGatewayFilter.MissingKeyRejection;
-import dev.ratelimit.gateway.RateLimitGatewayFilter.RouteSettings;
-import dev.ratelimit.gateway.RateLimitGatewayFilter.TierPlan;
+import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.BucketDecider;
-import dev.ratelimit.store.BucketStores;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.support.HasRouteId;
 import org.springframework.cloud.gateway.support.NameUtils;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.codec.HttpMessageWriter;
 
 /**
  * The {@code RateLimit} gateway filter: limits a route by a policy of
@@ -50,55 +39,25 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static final String POLICY_KEY = "policy";
 
-	private final RateLimitPolicies policies;
+	private final RateLimitEnforcers enforcers;
 
-	private final BucketStores stores;
-
-	private final RateLimitListener[] listeners;
-
-	private final BeanFactory beanFactory;
-
-	private final HeaderStyle headerStyle;
-
-	private final String apiKeyHeader;
-
-	private final RateLimitProblemWriter problemWriter;
-
-	private final ClientAddressResolver clientAddresses;
-
-	private RateLimitMessages messages = RateLimitMessages.DEFAULTS;
+	private final KeyResolverBeans keyResolverBeans;
 
 	/**
-	 * @param policies the validated policies
-	 * @param stores the available stores; a policy uses the one named by its store type
-	 * @param listeners told of every decision
+	 * @param enforcers builds each route's request path
 	 * @param beanFactory where {@code "#{@beanName}"} key resolvers are looked up
-	 * @param messageWriters the application's HTTP message writers, one of which must
-	 * write {@code application/problem+json}
-	 * @param headerStyle the rate limit headers to write
-	 * @param apiKeyHeader the request header carrying the API key
-	 * @param problemType the type of every 429's problem body, an absolute URI
 	 */
-	public RateLimitGatewayFilterFactory(RateLimitPolicies policies, BucketStores stores,
-			List<RateLimitListener> listeners, BeanFactory beanFactory, List<HttpMessageWriter<?>> messageWriters,
-			HeaderStyle headerStyle, String apiKeyHeader, URI problemType) {
+	public RateLimitGatewayFilterFactory(RateLimitEnforcers enforcers, BeanFactory beanFactory) {
 		super(Config.class);
-		this.policies = policies;
-		this.stores = stores;
-		this.listeners = listeners.toArray(new RateLimitListener[0]);
-		this.beanFactory = beanFactory;
-		this.headerStyle = headerStyle;
-		this.apiKeyHeader = apiKeyHeader;
-		this.problemWriter = new RateLimitProblemWriter(messageWriters, problemType);
-		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
+		this.enforcers = enforcers;
+		this.keyResolverBeans = gatewayKeyResolvers(beanFactory);
 	}
 
 	/**
-	 * Where the detail sentences of 429 bodies come from, read when a route is built;
-	 * this starter's English sentences unless set.
+	 * The gateway's {@code KeyResolver} beans, by name.
 	 */
-	public void setMessages(RateLimitMessages messages) {
-		this.messages = messages;
+	static KeyResolverBeans gatewayKeyResolvers(BeanFactory beanFactory) {
+		return (beanName) -> beanFactory.getBean(beanName, KeyResolver.class)::resolve;
 	}
 
 	@Override
@@ -113,17 +72,9 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	@Override
 	public GatewayFilter apply(Config config) {
-		RateLimitPolicy policy = requirePolicy(this.policies, config.getPolicy(), config.getRouteId());
-		BucketDecider store = this.stores.decider(policy);
-		Map<String, TierPlan> plans = plans(policy);
-		TierPlan defaultPlan = plans.get(policy.defaultTier().name());
+		RateLimitPolicy policy = requirePolicy(this.enforcers.policies(), config.getPolicy(), config.getRouteId());
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
-		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
-				this.apiKeyHeader);
-		return new RateLimitGatewayFilter(route, store, this.policies.tiersByApiKey(), plans, defaultPlan,
-				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses,
-						policy.onMissingKey()),
-				this.listeners, this.problemWriter, missingKeyRejection(policy));
+		return new RateLimitGatewayFilter(this.enforcers.enforcer(policy, routeId, this.keyResolverBeans));
 	}
 
 	/**
@@ -134,67 +85,21 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * its store is not available
 	 */
 	public PolicyRateLimiter rateLimiter(String policyId) {
-		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
+		RateLimitPolicies policies = this.enforcers.policies();
+		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
 		if (policy == null) {
 			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
 					"rate limiter bean '" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX + "'", policyId,
-					unknownPolicyRule(this.policies))));
+					unknownPolicyRule(policies))));
 		}
-		return new PolicyRateLimiter(policy, this.stores.decider(policy), this.policies.tiersByApiKey(),
-				plans(policy), this.listeners);
-	}
-
-	private Map<String, TierPlan> plans(RateLimitPolicy policy) {
-		Map<String, TierPlan> plans = new HashMap<>();
-		for (Tier tier : policy.tiers().values()) {
-			plans.put(tier.name(), plan(policy.id(), tier));
-		}
-		return plans;
-	}
-
-	private static MissingKeyRejection missingKeyRejection(RateLimitPolicy policy) {
-		String lacking;
-		if (policy.key() instanceof KeySource.Header header) {
-			lacking = "the " + header.headerName() + " header";
-		}
-		else if (policy.key() instanceof KeySource.Principal) {
-			lacking = "an authenticated principal";
-		}
-		else {
-			lacking = "a client key";
-		}
-		return new MissingKeyRejection(HttpStatusCode.valueOf(policy.missingKeyStatus()),
-				"This route is rate limited per client and needs " + lacking + " to tell clients apart; "
-						+ "the request has none.");
-	}
-
-	/**
-	 * The tier as the route serves it.
-	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
-	 * it validly, for policies not built from {@code ratelimit.policies}, which checks
-	 * the same at start-up
-	 */
-	private TierPlan plan(String policyId, Tier tier) {
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		RateLimitFieldRules.check(this.headerStyle, policyId, tier,
-				"ratelimit.policies." + policyId + ".tiers." + tier.name(), problems);
-		if (!problems.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(problems);
-		}
-		List<LimitDescription> limits = new ArrayList<>(tier.limits().size());
-		for (int i = 0; i < tier.limits().size(); i++) {
-			limits.add(LimitDescription.of(policyId, tier, i, this.messages));
-		}
-		return new TierPlan(tier, limits.toArray(new LimitDescription[0]),
-				RateLimitHeaders.of(this.headerStyle, limits));
+		return this.enforcers.rateLimiter(policy);
 	}
 
 	/**
 	 * The policy a route names.
 	 * @throws InvalidRateLimitConfigurationException when there is no such policy
 	 */
-	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, @Nullable String policyId,
-			@Nullable String routeId) {
+	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, String policyId, String routeId) {
 		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
 		if (policy == null) {
 			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
@@ -214,7 +119,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 * {@code RateLimit} filter or names no policy. Accepts the shortcut
 	 * ({@code RateLimit=orders}) and the long form ({@code args: { policy: orders }}).
 	 */
-	public static @Nullable String policyId(FilterDefinition definition) {
+	public static String policyId(FilterDefinition definition) {
 		if (!NAME.equals(definition.getName())) {
 			return null;
 		}
@@ -228,29 +133,29 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static class Config implements HasRouteId {
 
-		private @Nullable String policy;
+		private String policy;
 
-		private @Nullable String routeId;
+		private String routeId;
 
 		/**
 		 * The id of the policy under {@code ratelimit.policies}.
 		 */
-		public @Nullable String getPolicy() {
+		public String getPolicy() {
 			return this.policy;
 		}
 
-		public Config setPolicy(@Nullable String policy) {
+		public Config setPolicy(String policy) {
 			this.policy = policy;
 			return this;
 		}
 
 		@Override
-		public @Nullable String getRouteId() {
+		public String getRouteId() {
 			return this.routeId;
 		}
 
 		@Override
-		public void setRouteId(@Nullable String routeId) {
+		public void setRouteId(String routeId) {
 			this.routeId = routeId;
 		}
 

@@ -7,9 +7,6 @@ import java.util.Map;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -17,10 +14,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Writes the 429 response: {@code Retry-After} and an RFC 9457
+ * The default {@link RateLimitRejectionHandler}: an RFC 9457
  * {@code application/problem+json} body, encoded by the application's own JSON codec.
  */
-final class RateLimitProblemWriter {
+public final class RateLimitProblemWriter implements RateLimitRejectionHandler {
 
 	static final String TITLE = "Rate limit exceeded";
 
@@ -41,11 +38,11 @@ final class RateLimitProblemWriter {
 
 	/**
 	 * @param writers the application's message writers
-	 * @param type the problem type of every rejection, an absolute URI (RFC 9457
-	 * section 3.1.1)
+	 * @param type the problem type of every rejection over a limit, an absolute URI (RFC
+	 * 9457 section 3.1.1)
 	 */
 	@SuppressWarnings("unchecked")
-	RateLimitProblemWriter(List<HttpMessageWriter<?>> writers, URI type) {
+	public RateLimitProblemWriter(List<HttpMessageWriter<?>> writers, URI type) {
 		this.writer = (HttpMessageWriter<ProblemDetail>) writers.stream()
 			.filter((candidate) -> candidate.canWrite(PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON))
 			.findFirst()
@@ -55,38 +52,28 @@ final class RateLimitProblemWriter {
 	}
 
 	/**
-	 * Reject the exchange. {@code Retry-After} is delay-seconds (RFC 9110 section
-	 * 10.2.3), like the rate limit headers' resets, so that both reference the same
-	 * instant. A {@code HEAD} request gets the status and headers without a body
-	 * (RFC 9110 section 9.3.2).
+	 * {@inheritDoc}
+	 * <p>
+	 * A request over a limit, or refused by a store's failure mode, gets the configured
+	 * problem type, its retry-after and the violated limits. A request without a key or
+	 * with an invalid cost gets no problem type of its own: a type must be a URI its
+	 * publisher controls (RFC 9457 section 4), and the status says enough, so
+	 * "about:blank", whose title is the status phrase (section 4.2.1), as
+	 * {@link ProblemDetail} fills it in. A {@code HEAD} request gets the status and
+	 * headers without a body (RFC 9110 section 9.3.2).
 	 */
-	Mono<Void> reject(ServerWebExchange exchange, String detail, long retryAfterSeconds,
-			List<String> violatedPolicies) {
+	@Override
+	public Mono<Void> reject(ServerWebExchange exchange, RateLimitRejection rejection) {
 		ServerHttpResponse response = exchange.getResponse();
-		response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
-		response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, detail);
-		problem.setType(this.type);
-		problem.setTitle(TITLE);
+		response.setStatusCode(rejection.status());
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(rejection.status(), rejection.detail());
 		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
-		problem.setProperty(RETRY_AFTER_PROPERTY, retryAfterSeconds);
-		problem.setProperty(VIOLATED_POLICIES_PROPERTY, violatedPolicies);
-		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
-				Map.of());
-	}
-
-	/**
-	 * Answers a request that lacks the key its route is limited by: {@code status} and a
-	 * problem body, no rate limit headers, as no quota was consulted.
-	 */
-	Mono<Void> rejectMissingKey(ServerWebExchange exchange, HttpStatusCode status, String detail) {
-		ServerHttpResponse response = exchange.getResponse();
-		response.setStatusCode(status);
-		// No problem type of its own: a type must be a URI its publisher controls (RFC
-		// 9457 section 4), and the status says enough, so "about:blank", whose title is
-		// the status phrase (section 4.2.1), as ProblemDetail fills it in.
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
+		if (rejection.reason() == RateLimitRejection.Reason.LIMIT_EXCEEDED || rejection.storeFailed()) {
+			problem.setType(this.type);
+			problem.setTitle(TITLE);
+			problem.setProperty(RETRY_AFTER_PROPERTY, rejection.retryAfterSeconds());
+			problem.setProperty(VIOLATED_POLICIES_PROPERTY, rejection.violatedLimits());
+		}
 		return this.writer.write(Mono.just(problem), PROBLEM_DETAIL, MediaType.APPLICATION_PROBLEM_JSON, response,
 				Map.of());
 	}

@@ -43,8 +43,9 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
 			long decisionNanos) {
 		counters(policy, tier, routeId)[outcome.ordinal()].increment();
-		if (outcome != Outcome.MISSING_KEY) {
-			// A request without a key is answered without asking the store.
+		if (outcome != Outcome.MISSING_KEY && outcome != Outcome.INVALID_COST) {
+			// A request without a key or with an invalid cost is answered without asking
+			// the store.
 			timer(store).record(decisionNanos, TimeUnit.NANOSECONDS);
 		}
 	}

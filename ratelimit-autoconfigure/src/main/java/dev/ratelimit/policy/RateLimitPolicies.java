@@ -11,13 +11,22 @@ import org.jspecify.annotations.Nullable;
  * @param byId the policies by id
  * @param tiersByApiKey the tier of each known API key
  * @param trustedProxies the proxies whose forwarding header names the client
+ * @param tierSource where a request's tier comes from besides its API key
  */
 public record RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey,
-		TrustedProxies trustedProxies) {
+		TrustedProxies trustedProxies, TierSource tierSource) {
 
 	public RateLimitPolicies {
 		byId = Map.copyOf(byId);
 		tiersByApiKey = Map.copyOf(tiersByApiKey);
+	}
+
+	/**
+	 * Policies whose requests take their tier from their API key.
+	 */
+	public RateLimitPolicies(Map<String, RateLimitPolicy> byId, Map<String, String> tiersByApiKey,
+			TrustedProxies trustedProxies) {
+		this(byId, tiersByApiKey, trustedProxies, new TierSource.ApiKey());
 	}
 
 	/**

@@ -16,9 +16,12 @@ import java.util.Map;
  * @param onMissingKey what a request gets when its key yields nothing
  * @param missingKeyStatus the HTTP status of a request rejected for having no key, when
  * {@code onMissingKey} is {@link OnMissingKey#REJECT}
+ * @param costHeader the request header that says what a request costs, trusted as an
+ * upstream service sets it; {@code null} when every request costs {@code cost}
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
-		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus) {
+		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+		String costHeader) {
 
 	/**
 	 * The status of a request rejected for having no key, unless the policy chooses
@@ -28,6 +31,14 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * A policy whose requests all cost {@code cost}.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, null);
 	}
 
 	/**

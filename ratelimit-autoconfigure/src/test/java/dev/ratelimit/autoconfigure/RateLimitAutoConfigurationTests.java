@@ -11,7 +11,10 @@ import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.RateLimitMessages;
+import dev.ratelimit.gateway.RateLimitProblemWriter;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -74,9 +77,11 @@ class RateLimitAutoConfigurationTests {
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
 		BucketStores stores = new BucketStores(List.of(store), List.of(store));
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(policies, stores, List.of(),
-				null, ServerCodecConfigurer.create().getWriters(),
-				HeaderStyle.NONE, "X-API-Key", URI.create("https://example.com/problems/rate-limited"));
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies,
+				stores, List.of(), HeaderStyle.NONE, "X-API-Key",
+				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
+						URI.create("https://example.com/problems/rate-limited")),
+				null, null, RateLimitMessages.DEFAULTS), null);
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)
@@ -185,7 +190,18 @@ class RateLimitAutoConfigurationTests {
 						"ratelimit.store=hybrid"),
 				invalid("ratelimit.api-key-header: was '', must be an HTTP header name",
 						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
-						"ratelimit.api-key-header="));
+						"ratelimit.api-key-header="),
+				invalid("ratelimit.tiers.header: was 'X Plan', must be an HTTP header name",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.tiers.header=X Plan"),
+				invalid("ratelimit.tiers.header: was 'X-Plan', must not be set together with ratelimit.tiers.claim "
+						+ "('plan')", limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.tiers.header=X-Plan", "ratelimit.tiers.claim=plan"),
+				invalid("ratelimit.tiers.claim: was '', must name a claim", limit + "algorithm=fixed-window",
+						limit + "limit=5", limit + "window=1s", "ratelimit.tiers.claim= "),
+				invalid("ratelimit.policies.orders.cost-header: was 'X:Cost', must be an HTTP header name",
+						limit + "algorithm=fixed-window", limit + "limit=5", limit + "window=1s",
+						"ratelimit.policies.orders.cost-header=X:Cost"));
 	}
 
 	private static Arguments invalid(String expectedMessage, String... properties) {

@@ -114,7 +114,8 @@ class ClientKeyResolverTests {
 	}
 
 	private ClientKeyResolver resolver(KeySource source, OnMissingKey onMissingKey) {
-		return ClientKeyResolver.of(source, "orders-route", this.beans, new ClientAddressResolver(TrustedProxies.NONE),
+		return ClientKeyResolver.of(source, "orders-route",
+				RateLimitGatewayFilterFactory.gatewayKeyResolvers(this.beans), new ClientAddressResolver(TrustedProxies.NONE),
 				onMissingKey);
 	}
 

@@ -130,10 +130,11 @@ class PolicyRateLimiterTests {
 				Map.of("anonymous", ANONYMOUS, "pro", PRO), ANONYMOUS);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", orders), Map.of("pro-key", "pro"));
 		RateLimitListener listener = (policy, tier, routeId, storeName, outcome, nanos) -> this.outcomes.add(outcome);
-		return new RateLimitGatewayFilterFactory(policies, new BucketStores(List.of(store), List.of(store)),
-				List.of(listener), null,
-				ServerCodecConfigurer.create().getWriters(), style, "X-API-Key",
-				URI.create("https://example.com/problems/rate-limited"));
+		return new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies,
+				new BucketStores(List.of(store), List.of(store)), List.of(listener), style, "X-API-Key",
+				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
+						URI.create("https://example.com/problems/rate-limited")),
+				null, null, RateLimitMessages.DEFAULTS), null);
 	}
 
 }

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -67,9 +66,8 @@ class RateLimitGatewayFilterTests {
 				Map.of("anonymous", TIER, "pro", pro), TIER);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy),
 				Map.of("pro-key", "pro", "gold-key", "gold"));
-		GatewayFilter filter = new RateLimitGatewayFilterFactory(policies, new BucketStores(List.of(this.store), List.of()),
-				List.of(this::record), this.beans, ServerCodecConfigurer.create().getWriters(), HeaderStyle.DRAFT_06,
-				"X-API-Key", TYPE)
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies, new BucketStores(List.of(this.store), List.of()),
+				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS), this.beans)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
 		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
@@ -276,9 +274,14 @@ class RateLimitGatewayFilterTests {
 	private RateLimitGatewayFilterFactory factory(KeySource key, List<RateLimitListener> listeners, Tier tier,
 			StoreType store, HeaderStyle style) {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
-		return new RateLimitGatewayFilterFactory(new RateLimitPolicies(Map.of("p", policy), Map.of()),
-				new BucketStores(List.of(this.store), List.of()), listeners, this.beans,
-				ServerCodecConfigurer.create().getWriters(), style, "X-API-Key", TYPE);
+		return new RateLimitGatewayFilterFactory(
+				new RateLimitEnforcers(new RateLimitPolicies(Map.of("p", policy), Map.of()),
+						new BucketStores(List.of(this.store), List.of()), listeners, style, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS),
+				this.beans);
+	}
+
+	private static RateLimitProblemWriter problemWriter() {
+		return new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(), TYPE);
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {
@@ -288,59 +291,6 @@ class RateLimitGatewayFilterTests {
 	private static MockServerWebExchange exchange() {
 		return MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").remoteAddress(new InetSocketAddress("198.51.100.4", 40000)));
-	}
-
-	/**
-	 * A store answering whatever the test scripted: it only decides, as a store of the
-	 * application's own may, and the filter needs nothing more.
-	 */
-	private static final class ScriptedStore implements BucketDecider {
-
-		private final List<BucketId> ids = new ArrayList<>();
-
-		private final List<Tier> tiers = new ArrayList<>();
-
-		private Supplier<Mono<Verdict>> answer;
-
-		private Supplier<Verdict> answerNow = () -> null;
-
-		void answer(Supplier<Mono<Verdict>> answer) {
-			this.answer = answer;
-		}
-
-		/**
-		 * Decide at once, as a store in this node's memory does, and fail the test if
-		 * asked for a {@code Mono}.
-		 */
-		void answerNow(Supplier<Verdict> answerNow) {
-			this.answerNow = answerNow;
-			this.answer = () -> {
-				throw new AssertionError("asked for a Mono although it decides at once");
-			};
-		}
-
-		@Override
-		public String name() {
-			return "caffeine";
-		}
-
-		@Override
-		public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
-			this.ids.add(id);
-			this.tiers.add(tier);
-			return this.answer.get();
-		}
-
-		@Override
-		public Verdict acquireNow(BucketId id, Tier tier, long cost) {
-			Verdict verdict = this.answerNow.get();
-			if (verdict != null) {
-				this.ids.add(id);
-				this.tiers.add(tier);
-			}
-			return verdict;
-		}
-
 	}
 
 }

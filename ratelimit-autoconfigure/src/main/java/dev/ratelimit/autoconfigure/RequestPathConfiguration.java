@@ -1,0 +1,48 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.gateway.CostResolver;
+import dev.ratelimit.gateway.RateLimitEnforcers;
+import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitMessages;
+import dev.ratelimit.gateway.RateLimitProblemWriter;
+import dev.ratelimit.gateway.RateLimitRejectionHandler;
+import dev.ratelimit.gateway.TierResolver;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStores;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.MessageSource;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerCodecConfigurer;
+
+/**
+ * What every route's request path is built from, gateway route or web route: the
+ * rejection handler and the enforcers, with the application's tier and cost resolvers
+ * when it declares them.
+ */
+@Configuration(proxyBeanMethods = false)
+class RequestPathConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitRejectionHandler rateLimitRejectionHandler(ObjectProvider<ServerCodecConfigurer> codecs,
+			RateLimitProperties properties) {
+		return new RateLimitProblemWriter(codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(),
+				ConfigurationChecks.problemType(properties));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitEnforcers rateLimitEnforcers(RateLimitPolicies policies, BucketStores stores,
+			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
+			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
+			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource) {
+		return new RateLimitEnforcers(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
+				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
+				costResolver.getIfUnique(),
+				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));
+	}
+
+}

@@ -1,0 +1,168 @@
+package dev.ratelimit.gateway;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
+import dev.ratelimit.gateway.RateLimitEnforcer.Resolvers;
+import dev.ratelimit.gateway.RateLimitEnforcer.RouteSettings;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatusCode;
+
+/**
+ * Builds the {@link RateLimitEnforcer} of each route, gateway route or web route alike,
+ * from the policies and everything a request path needs: the stores, listeners, header
+ * style, rejection handler and how tiers and costs are resolved.
+ */
+public final class RateLimitEnforcers {
+
+	private final RateLimitPolicies policies;
+
+	private final BucketStores stores;
+
+	private final RateLimitListener[] listeners;
+
+	private final HeaderStyle headerStyle;
+
+	private final String apiKeyHeader;
+
+	private final RateLimitRejectionHandler rejectionHandler;
+
+	private final RequestTierResolver tiers;
+
+	private final CostResolver costResolver;
+
+	private final ClientAddressResolver clientAddresses;
+
+	private final RateLimitMessages messages;
+
+	/**
+	 * @param policies the validated policies
+	 * @param stores the available stores; a policy uses the one named by its store type
+	 * @param listeners told of every decision
+	 * @param headerStyle the rate limit headers to write
+	 * @param apiKeyHeader the request header carrying the API key
+	 * @param rejectionHandler answers every refused request
+	 * @param tierResolver the application's tier resolver, which replaces
+	 * {@code ratelimit.tiers}' sources, or {@code null}
+	 * @param costResolver the application's cost resolver, which replaces every policy's
+	 * cost and cost header, or {@code null}
+	 * @param messages where the detail sentences of 429 bodies come from
+	 */
+	public RateLimitEnforcers(RateLimitPolicies policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages) {
+		this.policies = policies;
+		this.stores = stores;
+		this.messages = messages;
+		this.listeners = listeners.toArray(new RateLimitListener[0]);
+		this.headerStyle = headerStyle;
+		this.apiKeyHeader = apiKeyHeader;
+		this.rejectionHandler = rejectionHandler;
+		this.tiers = (tierResolver != null) ? RequestTierResolver.of(tierResolver)
+				: RequestTierResolver.of(policies.tierSource());
+		this.costResolver = costResolver;
+		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
+	}
+
+	RateLimitPolicies policies() {
+		return this.policies;
+	}
+
+	/**
+	 * The enforcer of a policy on one route.
+	 * @param policy the policy
+	 * @param routeId the route's id
+	 * @param keyResolverBeans the gateway's {@code KeyResolver} beans; {@code null}
+	 * without the gateway, where no policy may be keyed by one
+	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
+	 * available or its headers could not describe a tier
+	 */
+	RateLimitEnforcer enforcer(RateLimitPolicy policy, String routeId, KeyResolverBeans keyResolverBeans) {
+		BucketDecider store = this.stores.decider(policy);
+		Map<String, TierPlan> plans = plans(policy);
+		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
+				(this.costResolver != null) ? null : policy.costHeader(),
+				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy));
+		Resolvers resolvers = new Resolvers(this.tiers, costs(policy), ClientKeyResolver.of(policy.key(), routeId,
+				keyResolverBeans, this.clientAddresses, policy.onMissingKey()));
+		return new RateLimitEnforcer(route, store, this.policies.tiersByApiKey(), plans,
+				plans.get(policy.defaultTier().name()), resolvers, this.listeners, this.rejectionHandler);
+	}
+
+	/**
+	 * A policy as a Spring Cloud Gateway {@code RateLimiter}: the same tiers, store and
+	 * listeners as its routes' filters.
+	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
+	 * available or its headers could not describe a tier
+	 */
+	PolicyRateLimiter rateLimiter(RateLimitPolicy policy) {
+		return new PolicyRateLimiter(policy, this.stores.decider(policy), this.policies.tiersByApiKey(),
+				plans(policy), this.listeners);
+	}
+
+	private Map<String, TierPlan> plans(RateLimitPolicy policy) {
+		Map<String, TierPlan> plans = new HashMap<>();
+		for (Tier tier : policy.tiers().values()) {
+			plans.put(tier.name(), plan(policy.id(), tier));
+		}
+		return plans;
+	}
+
+	private RequestCostResolver costs(RateLimitPolicy policy) {
+		if (this.costResolver != null) {
+			return RequestCostResolver.of(this.costResolver, policy.id(), policy.cost());
+		}
+		if (policy.costHeader() != null) {
+			return RequestCostResolver.header(policy.costHeader(), policy.cost());
+		}
+		return RequestCostResolver.fixed(policy.cost());
+	}
+
+	private static String missingKeyDetail(RateLimitPolicy policy) {
+		String lacking;
+		if (policy.key() instanceof KeySource.Header header) {
+			lacking = "the " + header.headerName() + " header";
+		}
+		else if (policy.key() instanceof KeySource.Principal) {
+			lacking = "an authenticated principal";
+		}
+		else {
+			lacking = "a client key";
+		}
+		return "This route is rate limited per client and needs " + lacking + " to tell clients apart; "
+				+ "the request has none.";
+	}
+
+	/**
+	 * The tier as the route serves it.
+	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
+	 * it validly, for policies not built from {@code ratelimit.policies}, which checks
+	 * the same at start-up
+	 */
+	private TierPlan plan(String policyId, Tier tier) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		RateLimitFieldRules.check(this.headerStyle, policyId, tier,
+				"ratelimit.policies." + policyId + ".tiers." + tier.name(), problems);
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+		List<LimitDescription> limits = new ArrayList<>(tier.limits().size());
+		for (int i = 0; i < tier.limits().size(); i++) {
+			limits.add(LimitDescription.of(policyId, tier, i, this.messages));
+		}
+		return TierPlan.of(tier, limits, RateLimitHeaders.of(this.headerStyle, limits));
+	}
+
+}

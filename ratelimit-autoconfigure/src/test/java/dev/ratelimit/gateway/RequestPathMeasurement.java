@@ -1,0 +1,85 @@
+package dev.ratelimit.gateway;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.policy.TierSource;
+import dev.ratelimit.policy.TrustedProxies;
+import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.store.CaffeineBucketStore;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Measures what one admitted request costs the request path, in bytes allocated and
+ * nanoseconds on this thread, when it is judged in line (nothing but API keys, the key
+ * in the request, the Caffeine store) and when a token claim or a {@link CostResolver}
+ * makes it wait on Reactor; prints the numbers {@code docs/benchmarks.md} quotes.
+ * Asserts behaviour only, never time. Its name keeps it out of the test suite; run it
+ * with {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=RequestPathMeasurement}.
+ */
+class RequestPathMeasurement {
+
+	private static final int WARM_UP = 300_000;
+
+	private static final int REQUESTS = 2_000_000;
+
+	private static final Tier TIER = new Tier("anonymous",
+			List.of(new TokenBucket(100_000_000_000L, 1, Duration.ofSeconds(1))));
+
+	@Test
+	void measuresTheInLineAndTheReactivePaths() {
+		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null);
+		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null);
+		measure("CostResolver bean (reactive cost)", new TierSource.ApiKey(), (exchange, policy) -> Mono.empty());
+	}
+
+	private static void measure(String name, TierSource tierSource, CostResolver costResolver) {
+		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.Header("X-Client"), false, 1,
+				StoreType.CAFFEINE, Map.of("anonymous", TIER), TIER, OnMissingKey.CLIENT_ADDRESS, 403, null);
+		RateLimitEnforcer enforcer = new RateLimitEnforcers(
+				new RateLimitPolicies(Map.of("orders", policy), Map.of(), TrustedProxies.NONE, tierSource),
+				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1000)), List.of()), List.of(),
+				HeaderStyle.DRAFT_06, "X-API-Key", RequestPathFixture.problemWriter(), null, costResolver,
+				RateLimitMessages.DEFAULTS)
+			.enforcer(policy, "orders", null);
+		MockServerWebExchange exchange = MockServerWebExchange
+			.from(MockServerHttpRequest.get("/orders").header("X-Client", "client-1"));
+		Mono<Void> forwarded = Mono.empty();
+		RateLimitEnforcer.Next<Object> next = (chain, chained) -> forwarded;
+		run(enforcer, exchange, next, WARM_UP);
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
+			.getThreadMXBean();
+		long bytesBefore = threads.getCurrentThreadAllocatedBytes();
+		long start = System.nanoTime();
+		run(enforcer, exchange, next, REQUESTS);
+		long nanos = System.nanoTime() - start;
+		long bytes = threads.getCurrentThreadAllocatedBytes() - bytesBefore;
+		assertThat(exchange.getResponse().getStatusCode()).isNull();
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Limit")).isNotNull();
+		System.out.printf("%-50s %6d bytes/request %7.1f ns/request%n", name, bytes / REQUESTS,
+				(double) nanos / REQUESTS);
+	}
+
+	private static void run(RateLimitEnforcer enforcer, MockServerWebExchange exchange, RateLimitEnforcer.Next<Object> next,
+			int requests) {
+		for (int i = 0; i < requests; i++) {
+			enforcer.enforce(exchange, null, next).subscribe();
+		}
+	}
+
+}
