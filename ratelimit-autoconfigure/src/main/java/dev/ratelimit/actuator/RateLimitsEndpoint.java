@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
 import dev.ratelimit.algorithm.Limit;
@@ -51,7 +52,7 @@ public class RateLimitsEndpoint {
 	static final int MAX_LIMIT = 10_000;
 
 
-	private final RateLimitPolicies policies;
+	private final Supplier<RateLimitPolicies> policies;
 
 	private final Map<String, BucketStore> storesByName;
 
@@ -69,6 +70,17 @@ public class RateLimitsEndpoint {
 	 * @param routes which routes use each policy, or {@code null} outside a gateway
 	 */
 	public RateLimitsEndpoint(RateLimitPolicies policies, List<BucketStore> stores, RateLimitTotals totals,
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
+		this(() -> policies, stores, totals, keyMasker, routes);
+	}
+
+	/**
+	 * An endpoint showing the policies in force at each call, reloaded ones included.
+	 * @param policies the policies in force
+	 * @see #RateLimitsEndpoint(RateLimitPolicies, List, RateLimitTotals, KeyMasker,
+	 * RateLimitedRoutes)
+	 */
+	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, List<BucketStore> stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
 		this.policies = policies;
 		this.storesByName = storesByName(stores);
@@ -97,7 +109,7 @@ public class RateLimitsEndpoint {
 	public Mono<RateLimitsDescriptor> rateLimits() {
 		Mono<Map<String, List<String>>> routeIdsByPolicy = (this.routes != null) ? this.routes.routeIdsByPolicy()
 				: Mono.just(Map.of());
-		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.byId()).values())
+		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.get().byId()).values())
 			.concatMap((policy) -> describe(policy, routeIds.getOrDefault(policy.id(), List.of())))
 			.collectList()
 			.map(this::describeAll));
@@ -160,7 +172,7 @@ public class RateLimitsEndpoint {
 	 */
 	@ReadOperation
 	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
@@ -186,7 +198,7 @@ public class RateLimitsEndpoint {
 	 */
 	@ReadOperation
 	public Mono<ClientBucketsDescriptor> clientBuckets(@Selector String policy, @Selector String key) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
@@ -206,7 +218,7 @@ public class RateLimitsEndpoint {
 	 */
 	@DeleteOperation
 	public Mono<WebEndpointResponse<Void>> reset(@Selector String policy, @Selector String key) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
 		}

@@ -9,7 +9,7 @@ import dev.ratelimit.gateway.RateLimitListener;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStore;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -29,7 +29,7 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitPolicies policies,
+	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(LivePolicies policies,
 			ObjectProvider<BucketStore> stores, ObjectProvider<RateLimitListener> listeners, BeanFactory beanFactory,
 			ObjectProvider<ServerCodecConfigurer> codecs, RateLimitProperties properties) {
 		return new RateLimitGatewayFilterFactory(policies, stores.orderedStream().toList(),
@@ -59,9 +59,9 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
+	RateLimitRouteValidator rateLimitRouteValidator(LivePolicies policies, ObjectProvider<BucketStore> stores,
 			ObjectProvider<GatewayProperties> gatewayProperties) {
-		return new RateLimitRouteValidator(policies, stores.orderedStream().toList(),
+		return new RateLimitRouteValidator(policies.get(), stores.orderedStream().toList(),
 				gatewayProperties.getIfAvailable());
 	}
 

@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -30,6 +31,16 @@ class PolicyConfiguration {
 	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ListableBeanFactory beanFactory) {
 		Set<String> keyResolvers = Set.of(beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
 		return new RateLimitPolicyFactory(keyResolvers).create(properties);
+	}
+
+	/**
+	 * The policies in force: those validated at start-up until a live reload replaces
+	 * them.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	LivePolicies rateLimitLivePolicies(RateLimitPolicies policies) {
+		return new LivePolicies(policies);
 	}
 
 	@Bean

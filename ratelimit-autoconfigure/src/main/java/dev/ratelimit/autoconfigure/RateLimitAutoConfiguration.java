@@ -15,7 +15,8 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnClass(GatewayFilterFactory.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
-@Import({ PolicyConfiguration.class, CaffeineStoreConfiguration.class, FilterConfiguration.class })
+@Import({ PolicyConfiguration.class, CaffeineStoreConfiguration.class, FilterConfiguration.class,
+		PolicyReloadConfiguration.class })
 public final class RateLimitAutoConfiguration {
 
 }

@@ -8,6 +8,7 @@ import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStore;
 
@@ -45,10 +46,10 @@ public final class RateLimitEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, ObjectProvider<BucketStore> stores,
-			RateLimitTotals totals, RateLimitActuatorProperties properties,
+			ObjectProvider<LivePolicies> livePolicies, RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes) {
-		return new RateLimitsEndpoint(policies, stores.orderedStream().toList(), totals, keyMasker(properties),
-				routes.getIfAvailable());
+		return new RateLimitsEndpoint(livePolicies.getIfAvailable(() -> new LivePolicies(policies)),
+				stores.orderedStream().toList(), totals, keyMasker(properties), routes.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {

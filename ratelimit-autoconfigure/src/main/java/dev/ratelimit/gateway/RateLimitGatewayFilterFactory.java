@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import dev.ratelimit.gateway.RateLimitGatewayFilter.MissingKeyRejection;
 import dev.ratelimit.gateway.RateLimitGatewayFilter.RouteSettings;
@@ -48,7 +49,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static final String POLICY_KEY = "policy";
 
-	private final RateLimitPolicies policies;
+	private final Supplier<RateLimitPolicies> policies;
 
 	private final List<BucketStore> stores;
 
@@ -61,8 +62,6 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	private final String apiKeyHeader;
 
 	private final RateLimitProblemWriter problemWriter;
-
-	private final ClientAddressResolver clientAddresses;
 
 	/**
 	 * @param policies the validated policies
@@ -78,6 +77,20 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	public RateLimitGatewayFilterFactory(RateLimitPolicies policies, List<BucketStore> stores,
 			List<RateLimitListener> listeners, BeanFactory beanFactory, List<HttpMessageWriter<?>> messageWriters,
 			HeaderStyle headerStyle, String apiKeyHeader, URI problemType) {
+		this(() -> policies, stores, listeners, beanFactory, messageWriters, headerStyle, apiKeyHeader, problemType);
+	}
+
+	/**
+	 * A factory building each route's filter from the policies in force when the route
+	 * is built: a live reload puts new policies in force, then has the gateway rebuild
+	 * its routes.
+	 * @param policies the validated policies in force
+	 * @see #RateLimitGatewayFilterFactory(RateLimitPolicies, List, List, BeanFactory,
+	 * List, HeaderStyle, String, URI)
+	 */
+	public RateLimitGatewayFilterFactory(Supplier<RateLimitPolicies> policies, List<BucketStore> stores,
+			List<RateLimitListener> listeners, BeanFactory beanFactory, List<HttpMessageWriter<?>> messageWriters,
+			HeaderStyle headerStyle, String apiKeyHeader, URI problemType) {
 		super(Config.class);
 		this.policies = policies;
 		this.stores = List.copyOf(stores);
@@ -86,7 +99,6 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
 		this.problemWriter = new RateLimitProblemWriter(messageWriters, problemType);
-		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
 	}
 
 	@Override
@@ -101,7 +113,9 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	@Override
 	public GatewayFilter apply(Config config) {
-		RateLimitPolicy policy = requirePolicy(this.policies, config.getPolicy(), config.getRouteId());
+		// One snapshot for everything the route resolves: never a mix of two reloads.
+		RateLimitPolicies policies = this.policies.get();
+		RateLimitPolicy policy = requirePolicy(policies, config.getPolicy(), config.getRouteId());
 		BucketStore store = requireStore(policy, this.stores);
 		Map<String, TierPlan> plans = new HashMap<>();
 		for (Tier tier : policy.tiers().values()) {
@@ -111,8 +125,9 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
 				this.apiKeyHeader);
-		return new RateLimitGatewayFilter(route, store, this.policies.tiersByApiKey(), plans, defaultPlan,
-				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory, this.clientAddresses,
+		return new RateLimitGatewayFilter(route, store, policies.tiersByApiKey(), plans, defaultPlan,
+				ClientKeyResolver.of(policy.key(), routeId, this.beanFactory,
+						new ClientAddressResolver(policies.trustedProxies()),
 						policy.onMissingKey()),
 				this.listeners, this.problemWriter, missingKeyRejection(policy));
 	}

@@ -44,6 +44,10 @@ final class GatewayRunner implements AutoCloseable {
 			.build();
 	}
 
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
 	<T> T bean(Class<T> type) {
 		return this.context.getBean(type);
 	}

@@ -1,0 +1,32 @@
+package dev.ratelimit.autoconfigure;
+
+import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.LivePolicies;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Live reload of the policies on Spring Cloud's refresh, where Spring Cloud Context (a
+ * dependency of the gateway starter) is present.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(EnvironmentChangeEvent.class)
+class PolicyReloadConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	PolicyReloader rateLimitPolicyReloader(Environment environment, ListableBeanFactory beanFactory,
+			LivePolicies policies, ObjectProvider<RateLimitRouteValidator> routeValidator,
+			ApplicationEventPublisher publisher) {
+		return new PolicyReloader(environment, beanFactory, policies, routeValidator.getIfAvailable(), publisher);
+	}
+
+}
