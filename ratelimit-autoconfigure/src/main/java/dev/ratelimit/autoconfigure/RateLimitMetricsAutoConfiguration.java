@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -44,6 +45,12 @@ public final class RateLimitMetricsAutoConfiguration {
 		Map<String, BucketStore> storesByName = new LinkedHashMap<>();
 		stores.orderedStream().forEach((store) -> storesByName.put(store.name(), store));
 		return new RateLimitBucketMetrics(policies, storesByName);
+	}
+
+	@Bean
+	@ConditionalOnBean(RateLimitBucketMetrics.class)
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitBucketMetricsReload(RateLimitBucketMetrics metrics) {
+		return (event) -> metrics.policiesReloaded(event.getPolicies());
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.ratelimit.metrics;
 
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,9 +27,14 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 	/** Name of the gauge of live buckets. */
 	public static final String BUCKETS = "ratelimit.buckets";
 
-	private final RateLimitPolicies policies;
-
 	private final Map<String, BucketStore> storesByName;
+
+	private RateLimitPolicies policies;
+
+	/**
+	 * The gauges registered, by registry, then by policy id.
+	 */
+	private final Map<MeterRegistry, Map<String, Gauge>> gauges = new LinkedHashMap<>();
 
 	/**
 	 * @param policies the configured policies
@@ -39,20 +46,48 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
+	public synchronized void bindTo(MeterRegistry registry) {
+		Map<String, Gauge> registered = new HashMap<>();
+		this.gauges.put(registry, registered);
 		for (RateLimitPolicy policy : this.policies.byId().values()) {
-			BucketStore store = this.storesByName.get(policy.store().storeName());
-			if (store == null) {
-				throw new IllegalStateException("Policy '" + policy.id() + "' keeps its buckets in the '"
-						+ policy.store().storeName() + "' store, but there is no such BucketStore bean");
-			}
-			Gauge.builder(BUCKETS, new LiveBucketCount(store, policy), LiveBucketCount::read)
-				.description("Live buckets of a rate limit policy")
-				.tag("policy", policy.id())
-				.tag("store", store.name())
-				.strongReference(true)
-				.register(registry);
+			registered.put(policy.id(), register(registry, policy));
 		}
+	}
+
+	/**
+	 * Follow reloaded policies: a gauge for each policy added, none left for a policy
+	 * removed, and a policy moved to another store gauged there.
+	 */
+	public synchronized void policiesReloaded(RateLimitPolicies reloaded) {
+		this.policies = reloaded;
+		this.gauges.forEach((registry, registered) -> {
+			registered.entrySet().removeIf((entry) -> {
+				RateLimitPolicy policy = reloaded.policy(entry.getKey());
+				boolean stale = policy == null
+						|| !policy.store().storeName().equals(entry.getValue().getId().getTag("store"));
+				if (stale) {
+					registry.remove(entry.getValue());
+				}
+				return stale;
+			});
+			for (RateLimitPolicy policy : reloaded.byId().values()) {
+				registered.computeIfAbsent(policy.id(), (id) -> register(registry, policy));
+			}
+		});
+	}
+
+	private Gauge register(MeterRegistry registry, RateLimitPolicy policy) {
+		BucketStore store = this.storesByName.get(policy.store().storeName());
+		if (store == null) {
+			throw new IllegalStateException("Policy '" + policy.id() + "' keeps its buckets in the '"
+					+ policy.store().storeName() + "' store, but there is no such BucketStore bean");
+		}
+		return Gauge.builder(BUCKETS, new LiveBucketCount(store, policy), LiveBucketCount::read)
+			.description("Live buckets of a rate limit policy")
+			.tag("policy", policy.id())
+			.tag("store", store.name())
+			.strongReference(true)
+			.register(registry);
 	}
 
 	private static final class LiveBucketCount {

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,6 +71,22 @@ class LiveReloadEndToEndTests {
 		assertThat(limitHeader("key-1")).isEqualTo("4");
 		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits"));
 		assertThat(json.read("$.policies.orders.tiers.anonymous[0].parameters", Map.class)).containsEntry("limit", 4);
+	}
+
+	@Test
+	void anAddedPolicyIsListedAndGauged() {
+		change("ratelimit.policies.invoices.tiers.anonymous[0].algorithm=token-bucket",
+				"ratelimit.policies.invoices.tiers.anonymous[0].capacity=7",
+				"ratelimit.policies.invoices.tiers.anonymous[0].refill-rate=1");
+		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits"));
+		assertThat(json.read("$.policies.invoices.tiers.anonymous[0].parameters", Map.class))
+			.containsEntry("capacity", 7);
+		assertThat(this.gateway.bean(MeterRegistry.class)
+			.get("ratelimit.buckets")
+			.tag("policy", "invoices")
+			.tag("store", "caffeine")
+			.gauge()
+			.value()).isZero();
 	}
 
 	@Test
