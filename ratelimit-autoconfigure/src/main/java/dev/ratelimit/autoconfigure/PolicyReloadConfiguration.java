@@ -2,6 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -15,10 +16,13 @@ import org.springframework.core.env.Environment;
 
 /**
  * Live reload of the policies on Spring Cloud's refresh, where Spring Cloud Context (a
- * dependency of the gateway starter) is present.
+ * dependency of the gateway starter) is present and the policies are built from
+ * {@code ratelimit.*}: policies the application defines as a bean of its own are never
+ * replaced by the properties.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(EnvironmentChangeEvent.class)
+@ConditionalOnMissingBean(RateLimitPolicies.class)
 class PolicyReloadConfiguration {
 
 	@Bean

@@ -15,8 +15,10 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnClass(GatewayFilterFactory.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
-@Import({ PolicyConfiguration.class, CaffeineStoreConfiguration.class, FilterConfiguration.class,
-		PolicyReloadConfiguration.class })
+// The reload first: it backs off from policies the application defines itself, which
+// only its condition, evaluated before PolicyConfiguration registers its own, can tell.
+@Import({ PolicyReloadConfiguration.class, PolicyConfiguration.class, CaffeineStoreConfiguration.class,
+		FilterConfiguration.class })
 public final class RateLimitAutoConfiguration {
 
 }
