@@ -122,6 +122,10 @@ public abstract class Bucket extends StateWords {
 		}
 		this.requests = previous.requests;
 		previous.requests = RETIRED;
+		// A retired bucket may still be referenced (as a cache's key): keep it small.
+		if (previous.extension() != null) {
+			previous.extension(null);
+		}
 	}
 
 	/**
