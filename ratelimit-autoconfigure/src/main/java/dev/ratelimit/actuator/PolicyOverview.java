@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.TreeSet;
 
 import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
@@ -28,7 +29,7 @@ import reactor.core.publisher.Mono;
  */
 final class PolicyOverview {
 
-	private final RateLimitPolicies policies;
+	private final Supplier<RateLimitPolicies> policies;
 
 	private final BucketStores stores;
 
@@ -36,7 +37,7 @@ final class PolicyOverview {
 
 	private final @Nullable RateLimitedRoutes routes;
 
-	PolicyOverview(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
+	PolicyOverview(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
 			@Nullable RateLimitedRoutes routes) {
 		this.policies = policies;
 		this.stores = stores;
@@ -47,7 +48,7 @@ final class PolicyOverview {
 	Mono<RateLimitsDescriptor> describe() {
 		Mono<Map<String, List<String>>> routeIdsByPolicy = (this.routes != null) ? this.routes.routeIdsByPolicy()
 				: Mono.just(Map.of());
-		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.byId()).values())
+		return routeIdsByPolicy.flatMap((routeIds) -> Flux.fromIterable(new TreeMap<>(this.policies.get().byId()).values())
 			.concatMap((policy) -> describe(policy, routeIds.getOrDefault(policy.id(), List.of())))
 			.collectList()
 			.map(this::describeAll));

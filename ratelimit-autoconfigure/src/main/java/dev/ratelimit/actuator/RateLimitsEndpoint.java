@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -45,7 +46,7 @@ public class RateLimitsEndpoint {
 	 */
 	static final int MAX_LIMIT = 10_000;
 
-	private final RateLimitPolicies policies;
+	private final Supplier<RateLimitPolicies> policies;
 
 	private final BucketStores stores;
 
@@ -61,6 +62,17 @@ public class RateLimitsEndpoint {
 	 * @param routes which routes use each policy, or {@code null} outside a gateway
 	 */
 	public RateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
+		this(() -> policies, stores, totals, keyMasker, routes);
+	}
+
+	/**
+	 * An endpoint showing the policies in force at each call, reloaded ones included.
+	 * @param policies the policies in force
+	 * @see #RateLimitsEndpoint(RateLimitPolicies, BucketStores, RateLimitTotals, KeyMasker,
+	 * RateLimitedRoutes)
+	 */
+	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
 		this.policies = policies;
 		this.stores = stores;
@@ -86,7 +98,7 @@ public class RateLimitsEndpoint {
 	 */
 	@ReadOperation
 	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
@@ -115,7 +127,7 @@ public class RateLimitsEndpoint {
 	 */
 	@ReadOperation
 	public Mono<ClientBucketsDescriptor> clientBuckets(@Selector String policy, @Selector String key) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
@@ -138,7 +150,7 @@ public class RateLimitsEndpoint {
 	 */
 	@DeleteOperation
 	public Mono<WebEndpointResponse<Void>> reset(@Selector String policy, @Selector String key) {
-		RateLimitPolicy rateLimitPolicy = this.policies.policy(policy);
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		BucketInspector store = (rateLimitPolicy != null) ? this.stores.inspector(rateLimitPolicy) : null;
 		if (store == null) {
 			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));

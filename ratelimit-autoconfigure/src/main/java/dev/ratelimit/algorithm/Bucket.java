@@ -16,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class Bucket extends StateWords {
 
+	/**
+	 * The request count of a bucket another bucket took over from.
+	 */
+	private static final long RETIRED = -1;
+
 	private long requests;
 
 	protected Bucket() {
@@ -105,6 +110,35 @@ public abstract class Bucket extends StateWords {
 	}
 
 	/**
+	 * Make this started bucket take over {@code previous}, a bucket of the same client
+	 * under other limits, at {@code nowNanos}: each limit carries the state of the
+	 * previous limit at the same position as {@link StateCarry} describes (a limit with
+	 * none stays fresh), the request count carries over, and {@code previous} is
+	 * {@linkplain #retired() retired}.
+	 */
+	public final void takeOver(Bucket previous, long nowNanos) {
+		List<Limit> limits = limits();
+		List<Limit> previousLimits = previous.limits();
+		for (int i = 0; i < Math.min(limits.size(), previousLimits.size()); i++) {
+			StateCarry.carry(previousLimits.get(i), previous.state(i), limits.get(i), state(i), nowNanos);
+		}
+		this.requests = previous.requests;
+		previous.requests = RETIRED;
+		// A retired bucket may still be referenced (as a cache's key): keep it small.
+		if (previous.extension() != null) {
+			previous.extension(null);
+		}
+	}
+
+	/**
+	 * Whether another bucket took this one over: no request may be judged against it any
+	 * more.
+	 */
+	public final boolean retired() {
+		return this.requests == RETIRED;
+	}
+
+	/**
 	 * Requests judged since the bucket was created, admitted or not.
 	 */
 	public final long requests() {
@@ -126,6 +160,10 @@ public abstract class Bucket extends StateWords {
 	public final Map<String, Number> describe(int index, long nowNanos) {
 		List<Limit> limits = limits();
 		return (limits.size() == 1) ? limits.get(index).describe(this, nowNanos) : states()[index].describe(nowNanos);
+	}
+
+	private StateWords state(int index) {
+		return (limits().size() == 1) ? this : states()[index];
 	}
 
 	private LimitState[] states() {

@@ -136,6 +136,24 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		return Math.max(0, entry(log, head, index) + windowNanos - nowNanos);
 	}
 
+	/**
+	 * Make {@code to}, a started state of this limit, hold the most recent entries of
+	 * {@code from}, a log of another limit already expired to now, up to this limit.
+	 */
+	void carryEntries(StateWords from, StateWords to) {
+		long[] log = (long[]) from.extension();
+		int head = (int) from.word0;
+		int size = (int) from.word1;
+		int kept = (int) Math.min(size, this.limit);
+		long[] carried = new long[(int) Math.max(kept, Math.min(this.limit, INITIAL_CAPACITY))];
+		for (int i = 0; i < kept; i++) {
+			carried[i] = entry(log, head, size - kept + i);
+		}
+		to.word0 = 0;
+		to.word1 = kept;
+		to.extension(carried);
+	}
+
 	private static long entry(long[] log, int head, int index) {
 		return log[(head + index) % log.length];
 	}

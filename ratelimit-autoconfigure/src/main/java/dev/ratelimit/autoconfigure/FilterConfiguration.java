@@ -3,7 +3,7 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
-import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -38,9 +38,9 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitRouteValidator rateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
+	RateLimitRouteValidator rateLimitRouteValidator(LivePolicies policies, BucketStores stores,
 			ObjectProvider<GatewayProperties> gatewayProperties) {
-		return new RateLimitRouteValidator(policies, stores,
+		return new RateLimitRouteValidator(policies.get(), stores,
 				gatewayProperties.getIfAvailable());
 	}
 

@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -38,6 +39,16 @@ class PolicyConfiguration {
 		return new RateLimitPolicyFactory(keyResolvers,
 				ClassUtils.isPresent(RateLimitPolicyFactory.OAUTH2_TOKEN_CLASS, classLoader))
 			.create(properties);
+	}
+
+	/**
+	 * The policies in force: those validated at start-up until a live reload replaces
+	 * them.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	LivePolicies rateLimitLivePolicies(RateLimitPolicies policies) {
+		return new LivePolicies(policies);
 	}
 
 	@Bean

@@ -17,8 +17,10 @@ import org.springframework.web.server.ServerWebExchange;
 @ConditionalOnClass(ServerWebExchange.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
-@Import({ PolicyConfiguration.class, CaffeineStoreConfiguration.class, BucketStoresConfiguration.class,
-		RequestPathConfiguration.class,
+// The reload first: it backs off from policies the application defines itself, which
+// only its condition, evaluated before PolicyConfiguration registers its own, can tell.
+@Import({ PolicyReloadConfiguration.class, PolicyConfiguration.class, CaffeineStoreConfiguration.class,
+		BucketStoresConfiguration.class, RequestPathConfiguration.class,
 		FilterConfiguration.class })
 public final class RateLimitAutoConfiguration {
 

@@ -4,6 +4,7 @@ import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -41,10 +42,10 @@ public final class RateLimitEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
-			RateLimitTotals totals, RateLimitActuatorProperties properties,
+			ObjectProvider<LivePolicies> livePolicies, RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes) {
-		return new RateLimitsEndpoint(policies, stores, totals, keyMasker(properties),
-				routes.getIfAvailable());
+		return new RateLimitsEndpoint(livePolicies.getIfAvailable(() -> new LivePolicies(policies)), stores, totals,
+				keyMasker(properties), routes.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {

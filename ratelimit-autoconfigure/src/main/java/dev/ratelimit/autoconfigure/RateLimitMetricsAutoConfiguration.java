@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -40,6 +41,12 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnBean(RateLimitPolicies.class)
 	RateLimitBucketMetrics rateLimitBucketMetrics(RateLimitPolicies policies, BucketStores stores) {
 		return new RateLimitBucketMetrics(policies, stores);
+	}
+
+	@Bean
+	@ConditionalOnBean(RateLimitBucketMetrics.class)
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitBucketMetricsReload(RateLimitBucketMetrics metrics) {
+		return (event) -> metrics.policiesReloaded(event.getPolicies());
 	}
 
 }

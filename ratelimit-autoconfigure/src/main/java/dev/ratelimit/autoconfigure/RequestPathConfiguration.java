@@ -7,7 +7,7 @@ import dev.ratelimit.gateway.RateLimitMessages;
 import dev.ratelimit.gateway.RateLimitProblemWriter;
 import dev.ratelimit.gateway.RateLimitRejectionHandler;
 import dev.ratelimit.gateway.TierResolver;
-import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,7 +35,7 @@ class RequestPathConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitEnforcers rateLimitEnforcers(RateLimitPolicies policies, BucketStores stores,
+	RateLimitEnforcers rateLimitEnforcers(LivePolicies policies, BucketStores stores,
 			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
 			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource) {

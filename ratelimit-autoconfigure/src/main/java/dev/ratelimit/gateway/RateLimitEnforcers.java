@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
 import dev.ratelimit.gateway.RateLimitEnforcer.Resolvers;
@@ -27,7 +28,7 @@ import org.springframework.http.HttpStatusCode;
  */
 public final class RateLimitEnforcers {
 
-	private final RateLimitPolicies policies;
+	private final Supplier<RateLimitPolicies> policies;
 
 	private final BucketStores stores;
 
@@ -39,16 +40,16 @@ public final class RateLimitEnforcers {
 
 	private final RateLimitRejectionHandler rejectionHandler;
 
-	private final RequestTierResolver tiers;
+	private final @Nullable TierResolver tierResolver;
 
-	private final CostResolver costResolver;
-
-	private final ClientAddressResolver clientAddresses;
+	private final @Nullable CostResolver costResolver;
 
 	private final RateLimitMessages messages;
 
 	/**
-	 * @param policies the validated policies
+	 * @param policies the validated policies in force: each route is built from the
+	 * snapshot in force when it is built, so that a live reload, which has the gateway
+	 * rebuild its routes, applies to the next request
 	 * @param stores the available stores; a policy uses the one named by its store type
 	 * @param listeners told of every decision
 	 * @param headerStyle the rate limit headers to write
@@ -60,7 +61,7 @@ public final class RateLimitEnforcers {
 	 * cost and cost header, or {@code null}
 	 * @param messages where the detail sentences of 429 bodies come from
 	 */
-	public RateLimitEnforcers(RateLimitPolicies policies, BucketStores stores, List<RateLimitListener> listeners,
+	public RateLimitEnforcers(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
 			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages) {
 		this.policies = policies;
@@ -70,14 +71,25 @@ public final class RateLimitEnforcers {
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
 		this.rejectionHandler = rejectionHandler;
-		this.tiers = (tierResolver != null) ? RequestTierResolver.of(tierResolver)
-				: RequestTierResolver.of(policies.tierSource());
+		this.tierResolver = tierResolver;
 		this.costResolver = costResolver;
-		this.clientAddresses = new ClientAddressResolver(policies.trustedProxies());
 	}
 
+	/**
+	 * Enforcers of fixed policies.
+	 */
+	public RateLimitEnforcers(RateLimitPolicies policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages) {
+		this(() -> policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver,
+				costResolver, messages);
+	}
+
+	/**
+	 * The policies in force now.
+	 */
 	RateLimitPolicies policies() {
-		return this.policies;
+		return this.policies.get();
 	}
 
 	/**
@@ -89,15 +101,27 @@ public final class RateLimitEnforcers {
 	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
 	 * available or its headers could not describe a tier
 	 */
-	RateLimitEnforcer enforcer(RateLimitPolicy policy, String routeId, KeyResolverBeans keyResolverBeans) {
+	RateLimitEnforcer enforcer(RateLimitPolicy policy, String routeId, @Nullable KeyResolverBeans keyResolverBeans) {
+		return enforcer(policies(), policy, routeId, keyResolverBeans);
+	}
+
+	/**
+	 * The enforcer of a policy on one route, built from one snapshot of the policies:
+	 * never a mix of two reloads.
+	 * @param policies the policies {@code policy} is one of
+	 */
+	RateLimitEnforcer enforcer(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
+			@Nullable KeyResolverBeans keyResolverBeans) {
 		BucketDecider store = this.stores.decider(policy);
 		Map<String, TierPlan> plans = plans(policy);
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				(this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy));
-		Resolvers resolvers = new Resolvers(this.tiers, costs(policy), ClientKeyResolver.of(policy.key(), routeId,
-				keyResolverBeans, this.clientAddresses, policy.onMissingKey()));
-		return new RateLimitEnforcer(route, store, this.policies.tiersByApiKey(), plans,
+		RequestTierResolver tiers = (this.tierResolver != null) ? RequestTierResolver.of(this.tierResolver)
+				: RequestTierResolver.of(policies.tierSource());
+		Resolvers resolvers = new Resolvers(tiers, costs(policy), ClientKeyResolver.of(policy.key(), routeId,
+				keyResolverBeans, new ClientAddressResolver(policies.trustedProxies()), policy.onMissingKey()));
+		return new RateLimitEnforcer(route, store, policies.tiersByApiKey(), plans,
 				plans.get(policy.defaultTier().name()), resolvers, this.listeners, this.rejectionHandler);
 	}
 
@@ -108,7 +132,7 @@ public final class RateLimitEnforcers {
 	 * available or its headers could not describe a tier
 	 */
 	PolicyRateLimiter rateLimiter(RateLimitPolicy policy) {
-		return new PolicyRateLimiter(policy, this.stores.decider(policy), this.policies.tiersByApiKey(),
+		return new PolicyRateLimiter(policy, this.stores.decider(policy), policies().tiersByApiKey(),
 				plans(policy), this.listeners);
 	}
 

@@ -72,9 +72,11 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 
 	@Override
 	public GatewayFilter apply(Config config) {
-		RateLimitPolicy policy = requirePolicy(this.enforcers.policies(), config.getPolicy(), config.getRouteId());
+		// One snapshot for everything the route resolves: never a mix of two reloads.
+		RateLimitPolicies policies = this.enforcers.policies();
+		RateLimitPolicy policy = requirePolicy(policies, config.getPolicy(), config.getRouteId());
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
-		return new RateLimitGatewayFilter(this.enforcers.enforcer(policy, routeId, this.keyResolverBeans));
+		return new RateLimitGatewayFilter(this.enforcers.enforcer(policies, policy, routeId, this.keyResolverBeans));
 	}
 
 	/**

@@ -18,7 +18,8 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
  * Checks at start-up what the gateway would otherwise only discover when it builds its
  * routes, lazily and perhaps only logging: that every policy's store is available and
  * that every {@code RateLimit} filter in the configured routes and default filters
- * names a defined policy.
+ * names a defined policy. A live reload asks it the same of the new policies, against
+ * the routes configured then, before putting them in force.
  */
 public class RateLimitRouteValidator implements InitializingBean {
 
@@ -54,30 +55,43 @@ public class RateLimitRouteValidator implements InitializingBean {
 	}
 
 	List<ConfigurationProblem> problems() {
-		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(this.policies));
-		if (this.gatewayProperties != null) {
-			checkFilters(DEFAULT_FILTERS, this.gatewayProperties.getDefaultFilters(), problems);
-			List<RouteDefinition> routes = this.gatewayProperties.getRoutes();
+		return problems(this.policies, this.gatewayProperties);
+	}
+
+	/**
+	 * What would be wrong with {@code policies} in force: a policy whose store is not
+	 * available, a {@code RateLimit} filter of {@code gatewayProperties} naming no
+	 * defined policy.
+	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
+	 * there are none
+	 */
+	public List<ConfigurationProblem> problems(RateLimitPolicies policies,
+			@Nullable GatewayProperties gatewayProperties) {
+		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(policies));
+		if (gatewayProperties != null) {
+			checkFilters(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), problems);
+			List<RouteDefinition> routes = gatewayProperties.getRoutes();
 			for (int i = 0; i < routes.size(); i++) {
 				// The gateway never builds a disabled route.
 				if (routes.get(i).isEnabled()) {
-					checkFilters(ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+					checkFilters(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
 				}
 			}
 		}
 		return problems;
 	}
 
-	private void checkFilters(String path, List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
+	private static void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+			List<ConfigurationProblem> problems) {
 		for (int i = 0; i < filters.size(); i++) {
 			FilterDefinition filter = filters.get(i);
 			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {
 				continue;
 			}
 			String policyId = RateLimitGatewayFilterFactory.policyId(filter);
-			if (policyId == null || this.policies.policy(policyId) == null) {
+			if (policyId == null || policies.policy(policyId) == null) {
 				problems.add(new ConfigurationProblem(path + "[" + i + "]", display(filter, policyId),
-						RateLimitGatewayFilterFactory.unknownPolicyRule(this.policies)));
+						RateLimitGatewayFilterFactory.unknownPolicyRule(policies)));
 			}
 		}
 	}

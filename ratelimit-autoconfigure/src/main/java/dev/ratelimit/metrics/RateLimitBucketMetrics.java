@@ -1,11 +1,15 @@
 package dev.ratelimit.metrics;
 
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -25,9 +29,14 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 	/** Name of the gauge of live buckets. */
 	public static final String BUCKETS = "ratelimit.buckets";
 
-	private final RateLimitPolicies policies;
-
 	private final BucketStores stores;
+
+	private RateLimitPolicies policies;
+
+	/**
+	 * The gauges registered, by registry, then by policy id.
+	 */
+	private final Map<MeterRegistry, Map<String, Gauge>> gauges = new LinkedHashMap<>();
 
 	/**
 	 * @param policies the configured policies
@@ -40,19 +49,54 @@ public final class RateLimitBucketMetrics implements MeterBinder {
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
+	public synchronized void bindTo(MeterRegistry registry) {
+		Map<String, Gauge> registered = new HashMap<>();
+		this.gauges.put(registry, registered);
 		for (RateLimitPolicy policy : this.policies.byId().values()) {
-			BucketInspector store = this.stores.inspector(policy);
-			if (store == null) {
-				continue;
+			Gauge gauge = register(registry, policy);
+			if (gauge != null) {
+				registered.put(policy.id(), gauge);
 			}
-			Gauge.builder(BUCKETS, new LiveBucketCount(store, policy), LiveBucketCount::read)
-				.description("Live buckets of a rate limit policy")
-				.tag("policy", policy.id())
-				.tag("store", store.name())
-				.strongReference(true)
-				.register(registry);
 		}
+	}
+
+	/**
+	 * Follow reloaded policies: a gauge for each policy added, none left for a policy
+	 * removed, and a policy moved to another store gauged there.
+	 */
+	public synchronized void policiesReloaded(RateLimitPolicies reloaded) {
+		this.policies = reloaded;
+		this.gauges.forEach((registry, registered) -> {
+			registered.entrySet().removeIf((entry) -> {
+				RateLimitPolicy policy = reloaded.policy(entry.getKey());
+				boolean stale = policy == null
+						|| !policy.store().storeName().equals(entry.getValue().getId().getTag("store"));
+				if (stale) {
+					registry.remove(entry.getValue());
+				}
+				return stale;
+			});
+			for (RateLimitPolicy policy : reloaded.byId().values()) {
+				registered.computeIfAbsent(policy.id(), (id) -> register(registry, policy));
+			}
+		});
+	}
+
+	/**
+	 * The gauge of a policy's live buckets, or {@code null} when its store cannot be
+	 * inspected.
+	 */
+	private @Nullable Gauge register(MeterRegistry registry, RateLimitPolicy policy) {
+		BucketInspector store = this.stores.inspector(policy);
+		if (store == null) {
+			return null;
+		}
+		return Gauge.builder(BUCKETS, new LiveBucketCount(store, policy), LiveBucketCount::read)
+			.description("Live buckets of a rate limit policy")
+			.tag("policy", policy.id())
+			.tag("store", store.name())
+			.strongReference(true)
+			.register(registry);
 	}
 
 	private static final class LiveBucketCount {

@@ -106,13 +106,42 @@ public final class CaffeineBucketStore implements BucketStore {
 	 */
 	@Override
 	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
-		LocalBucket bucket = this.cache.getIfPresent(id);
-		if (bucket == null) {
-			bucket = create(id, tier);
+		while (true) {
+			LocalBucket bucket = this.cache.getIfPresent(id);
+			if (bucket == null) {
+				bucket = create(id, tier);
+			}
+			synchronized (bucket) {
+				if (bucket.retired()) {
+					continue;
+				}
+				// Read inside the monitor so that each bucket sees time move forward.
+				long now = this.clock.nanoTime();
+				if (bucket.policyTier.tier != tier) {
+					return acquireReloaded(bucket, tier, now, cost);
+				}
+				return bucket.tryAcquire(now, cost);
+			}
 		}
-		synchronized (bucket) {
-			// Read inside the monitor so that each bucket sees time move forward.
-			return bucket.tryAcquire(this.clock.nanoTime(), cost);
+	}
+
+	/**
+	 * Judge a request whose tier is not the one {@code current} was judged under, the
+	 * policies having been reloaded since: a bucket of the request's tier takes over the
+	 * state of {@code current} (see {@link dev.ratelimit.algorithm.Bucket#takeOver}) and replaces it in the cache.
+	 * Each request is judged under its own tier only; a request still in flight under
+	 * the policies before a reload moves the bucket back to its tier, carrying the state
+	 * the same way. Called holding the monitor of {@code current}.
+	 */
+	private Verdict acquireReloaded(LocalBucket current, Tier tier, long now, long cost) {
+		BucketId id = current.id();
+		LocalBucket successor = LocalBucket.create(policyTier(id, tier), id.key(), now);
+		synchronized (successor) {
+			successor.takeOver(current, now);
+			// Unless the bucket was evicted or reset meanwhile: then, as for any bucket
+			// evicted while judged, the next request starts afresh.
+			this.cache.asMap().computeIfPresent(current, (key, value) -> (value == current) ? successor : value);
+			return successor.tryAcquire(now, cost);
 		}
 	}
 
@@ -124,7 +153,8 @@ public final class CaffeineBucketStore implements BucketStore {
 			.values()
 			.stream()
 			.filter((bucket) -> bucket.policyTier.policy.equals(policy.id()))
-			.map(this::snapshot));
+			.map(this::snapshot)
+			.filter((snapshot) -> snapshot != null));
 	}
 
 	@Override
@@ -134,8 +164,9 @@ public final class CaffeineBucketStore implements BucketStore {
 			for (BucketId id : ids(policy, key)) {
 				// Quietly: looking at a bucket must not keep it alive.
 				LocalBucket bucket = this.cache.policy().getIfPresentQuietly(id);
-				if (bucket != null) {
-					snapshots.add(snapshot(bucket));
+				BucketSnapshot snapshot = (bucket != null) ? snapshot(bucket) : null;
+				if (snapshot != null) {
+					snapshots.add(snapshot);
 				}
 			}
 			return Flux.fromIterable(snapshots);
@@ -191,20 +222,37 @@ public final class CaffeineBucketStore implements BucketStore {
 		return bucket;
 	}
 
+	/**
+	 * What the buckets of {@code tier} share: created with the tier's first bucket, and
+	 * again when a request brings another instance of the tier, from reloaded policies.
+	 */
 	private PolicyTier policyTier(BucketId id, Tier tier) {
-		return this.tiers.computeIfAbsent(id.policy(), (policy) -> new ConcurrentHashMap<>())
-			.computeIfAbsent(id.tier(), (name) -> new PolicyTier(id.policy(), tier,
-					this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder())));
+		Map<String, PolicyTier> policyTiers = this.tiers.computeIfAbsent(id.policy(),
+				(policy) -> new ConcurrentHashMap<>());
+		PolicyTier known = policyTiers.get(id.tier());
+		if (known != null && known.tier == tier) {
+			return known;
+		}
+		return policyTiers.compute(id.tier(), (name, existing) -> (existing != null && existing.tier == tier)
+				? existing : new PolicyTier(id.policy(), tier,
+						this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder())));
 	}
 
 	private void removed(Object key, LocalBucket bucket, RemovalCause cause) {
-		if (bucket != null) {
+		// A bucket replaced by the one that took it over is still one live bucket.
+		if (bucket != null && cause != RemovalCause.REPLACED) {
 			bucket.policyTier.policyBuckets.decrement();
 		}
 	}
 
+	/**
+	 * The bucket as it stands, or {@code null} when another took it over meanwhile.
+	 */
 	private BucketSnapshot snapshot(LocalBucket bucket) {
 		synchronized (bucket) {
+			if (bucket.retired()) {
+				return null;
+			}
 			long now = this.clock.nanoTime();
 			List<Limit> limits = bucket.limits();
 			List<LimitSnapshot> snapshots = new ArrayList<>(limits.size());

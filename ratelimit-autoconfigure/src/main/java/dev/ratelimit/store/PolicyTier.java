@@ -18,6 +18,12 @@ final class PolicyTier {
 
 	final String tierName;
 
+	/**
+	 * The tier as the policies in force when it was created have it: a request of
+	 * another {@link Tier} instance of the same name comes from policies reloaded since.
+	 */
+	final Tier tier;
+
 	final List<Limit> limits;
 
 	/**
@@ -44,6 +50,7 @@ final class PolicyTier {
 	PolicyTier(String policy, Tier tier, LongAdder policyBuckets) {
 		this.policy = policy;
 		this.tierName = tier.name();
+		this.tier = tier;
 		this.limits = tier.limits();
 		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout());
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);

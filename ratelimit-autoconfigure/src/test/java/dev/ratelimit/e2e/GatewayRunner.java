@@ -76,6 +76,10 @@ final class GatewayRunner implements AutoCloseable {
 		return JsonPath.read(new String(body, StandardCharsets.UTF_8), "$.policies['" + policy + "'].routes");
 	}
 
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
 	<T> T bean(Class<T> type) {
 		return this.context.getBean(type);
 	}

@@ -99,6 +99,10 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 				if (lease.retired) {
 					continue;
 				}
+				if (lease.layout.tier() != tier) {
+					retireReloaded(lease);
+					continue;
+				}
 				lease.demand += cost;
 				lease.requests++;
 				lease.cost = cost;
@@ -108,6 +112,20 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 				return Mono.just(local);
 			}
 			return fetchThenDecide(lease, id, tier, cost, true);
+		}
+	}
+
+	/**
+	 * Retire a lease taken under a tier the policies no longer have (or, for a request
+	 * in flight across a reload, under the tier they have now), giving its unused units
+	 * back, so that the next lease is taken under the request's own tier. Called holding
+	 * the lease's monitor.
+	 */
+	private void retireReloaded(Lease lease) {
+		lease.retired = true;
+		this.leases.remove(lease.id(), lease);
+		if (lease.pending == null && lease.units > 0 && this.guard.allowsCall()) {
+			batch(List.of(lease.startCall(0, lease.cost))).subscribe();
 		}
 	}
 

@@ -14,7 +14,9 @@ import dev.ratelimit.policy.Tier;
 
 /**
  * How one tier of one policy is laid out in Redis, computed once: the key prefix of
- * its buckets and the script arguments describing its limits. Every key of a bucket
+ * its buckets and the script arguments describing its limits. A limit's key ends with
+ * its position and parameters ({@code }:1:1:100:6.0E7:0.0}: the first limit, fixed
+ * window, 100 per minute). Every key of a bucket
  * carries the same hash tag, {@code {<policy>:<tier>:<client key>}}, so that a bucket
  * lives in one Redis Cluster slot and one script can update it atomically.
  * <p>
@@ -57,8 +59,13 @@ final class TierLayout {
 		this.keySuffixes = new String[limits.size() + 1];
 		List<String> arguments = new ArrayList<>(limits.size() * 4);
 		for (int i = 0; i < limits.size(); i++) {
-			this.keySuffixes[i] = "}:" + (i + 1);
+			int first = arguments.size();
 			addArguments(arguments, limits.get(i));
+			// The limit's parameters are part of its key: after a live reload that changed
+			// a limit, the script starts it afresh rather than reading numbers that meant
+			// something else (a window index of another length, a count above the new
+			// limit); an unchanged limit keeps its key and its state.
+			this.keySuffixes[i] = "}:" + (i + 1) + ":" + String.join(":", arguments.subList(first, arguments.size()));
 		}
 		this.keySuffixes[limits.size()] = "}:m";
 		this.limitArguments = Collections.unmodifiableList(arguments);

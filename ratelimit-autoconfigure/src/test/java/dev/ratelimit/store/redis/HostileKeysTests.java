@@ -149,8 +149,9 @@ class HostileKeysTests {
 			int open = key.indexOf('{');
 			int close = key.indexOf('}', open);
 			String tag = key.substring(open + 1, close);
-			// Nothing after the tag but the limit's suffix: no client brace cut it short.
-			assertThat(key.substring(close)).matches("}:[0-9m]+");
+			// Nothing after the tag but the limit's suffix (its position and parameters) or
+			// the meta key's: no client brace cut it short.
+			assertThat(key.substring(close)).matches("}:(m|[0-9]+(:[0-9.E]+)+)");
 			assertThat(SlotHash.getSlot(key)).isEqualTo(SlotHash.getSlot(tag));
 			tags.add(tag);
 		}

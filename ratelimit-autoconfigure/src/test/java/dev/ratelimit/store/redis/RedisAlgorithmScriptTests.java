@@ -247,8 +247,8 @@ class RedisAlgorithmScriptTests {
 		TierLayout layout = layout(new FixedWindow(10, Duration.ofSeconds(30)), new TokenBucket(5, 1, Duration.ofSeconds(1)));
 		acquire(layout, "10.0.0.1", 1);
 		List<String> keys = layout.keys("10.0.0.1");
-		assertThat(keys).containsExactly("rl:{orders:free:10.0.0.1}:1", "rl:{orders:free:10.0.0.1}:2",
-				"rl:{orders:free:10.0.0.1}:m");
+		assertThat(keys).containsExactly("rl:{orders:free:10.0.0.1}:1:1:10:3.0E7:0.0",
+				"rl:{orders:free:10.0.0.1}:2:4:5:1000000.0:1.0", "rl:{orders:free:10.0.0.1}:m");
 		for (String key : keys) {
 			Long ttl = redis.template().getExpire(key).map(Duration::toMillis).block();
 			assertThat(ttl).as(key).isPositive().isLessThanOrEqualTo(30_000);

@@ -1,0 +1,168 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.RateLimitPolicies;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+/**
+ * Puts changed rate limit settings in force without a restart, on Spring Cloud's
+ * {@link EnvironmentChangeEvent} (published by {@code /actuator/refresh}, a config
+ * server's push, or the application itself).
+ * <p>
+ * The settings are bound afresh from the environment into a new
+ * {@link RateLimitProperties}, never read from the properties bean that Spring Cloud
+ * rebinds in place meanwhile, and validated as at start-up, routes included. Valid,
+ * they replace the policies in force at once and the gateway rebuilds its routes
+ * (Spring Cloud Gateway's {@link RefreshRoutesEvent}), so that the next request is
+ * judged under them. Invalid, they are rejected with an error log naming every problem
+ * and the policies in force stay.
+ */
+final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
+
+	private static final Log logger = LogFactory.getLog(PolicyReloader.class);
+
+	private static final String PREFIX = "ratelimit";
+
+	/**
+	 * The settings the policies are built from; any other {@code ratelimit.*} setting is
+	 * read once, by a bean built at start-up.
+	 */
+	private static final List<String> RELOADED = List.of("ratelimit.policies", "ratelimit.tiers",
+			"ratelimit.trusted-proxies", "ratelimit.forwarded-header", "ratelimit.store");
+
+	private final Environment environment;
+
+	private final ListableBeanFactory beanFactory;
+
+	private final LivePolicies policies;
+
+	private final RateLimitRouteValidator routeValidator;
+
+	private final ApplicationEventPublisher publisher;
+
+	/**
+	 * @param routeValidator what checks routes against policies, or {@code null} when
+	 * there is none
+	 */
+	PolicyReloader(Environment environment, ListableBeanFactory beanFactory, LivePolicies policies,
+			RateLimitRouteValidator routeValidator, ApplicationEventPublisher publisher) {
+		this.environment = environment;
+		this.beanFactory = beanFactory;
+		this.policies = policies;
+		this.routeValidator = routeValidator;
+		this.publisher = publisher;
+	}
+
+	/**
+	 * Before Spring Cloud's {@code ConfigurationPropertiesRebinder}, which fails the
+	 * refresh on a value it cannot bind: the change is judged and logged here first.
+	 */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+	@Override
+	public void onApplicationEvent(EnvironmentChangeEvent event) {
+		Set<String> changed = new TreeSet<>();
+		for (String key : event.getKeys()) {
+			if (key.startsWith(PREFIX + ".")) {
+				changed.add(key);
+			}
+		}
+		if (!changed.isEmpty()) {
+			reload(changed);
+		}
+	}
+
+	/**
+	 * Build, validate and put in force the policies the environment describes now; one
+	 * reload at a time, so that the last change is the one in force.
+	 */
+	synchronized void reload(Set<String> changedKeys) {
+		RateLimitPolicies next;
+		try {
+			next = validated(Binder.get(this.environment));
+		}
+		catch (InvalidRateLimitConfigurationException ex) {
+			logger.error(rejected(changedKeys) + ex.getMessage());
+			return;
+		}
+		catch (BindException ex) {
+			logger.error(rejected(changedKeys) + "Invalid rate limit configuration:" + System.lineSeparator()
+					+ " - " + ex.getMessage() + ": " + rootCause(ex).getMessage());
+			return;
+		}
+		warnAboutRestartOnly(changedKeys);
+		RateLimitPolicies inForce = this.policies.replace(next);
+		logger.info("Rate limit settings reloaded (" + changedKeys + "); policies in force: "
+				+ new TreeSet<>(inForce.byId().keySet()));
+		this.publisher.publishEvent(new RefreshRoutesEvent(this));
+		this.publisher.publishEvent(new RateLimitPoliciesReloadedEvent(this, inForce));
+	}
+
+	private RateLimitPolicies validated(Binder binder) {
+		RateLimitProperties properties = binder.bindOrCreate(PREFIX, RateLimitProperties.class);
+		Set<String> keyResolvers = Set.of(this.beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
+		RateLimitPolicies next = new RateLimitPolicyFactory(keyResolvers).create(properties);
+		if (this.routeValidator != null) {
+			// The routes as configured now, which the same refresh may have changed.
+			GatewayProperties routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
+			List<ConfigurationProblem> problems = this.routeValidator.problems(next, routes);
+			if (!problems.isEmpty()) {
+				throw new InvalidRateLimitConfigurationException(problems);
+			}
+		}
+		return next;
+	}
+
+	private void warnAboutRestartOnly(Set<String> changedKeys) {
+		List<String> restartOnly = new ArrayList<>();
+		for (String key : changedKeys) {
+			if (RELOADED.stream().noneMatch((reloaded) -> key.equals(reloaded) || key.startsWith(reloaded + ".")
+					|| key.startsWith(reloaded + "["))) {
+				restartOnly.add(key);
+			}
+		}
+		if (!restartOnly.isEmpty()) {
+			logger.warn("Rate limit settings " + restartOnly + " changed but are read once, at start-up: they take"
+					+ " effect at the next restart. Reloaded without a restart: " + RELOADED);
+		}
+	}
+
+	private static String rejected(Set<String> changedKeys) {
+		return "Rate limit settings change rejected (" + changedKeys
+				+ "); the policies in force stay unchanged. " + System.lineSeparator();
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable cause = failure;
+		while (cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+}
