@@ -126,17 +126,23 @@ public final class RateLimitEnforcers {
 	}
 
 	/**
-	 * A policy as a Spring Cloud Gateway {@code RateLimiter}: the same tiers, store and
-	 * listeners as its routes' filters.
-	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
-	 * available or its headers could not describe a tier
+	 * The store that decides a policy's requests.
+	 * @throws InvalidRateLimitConfigurationException when it is not available
 	 */
-	PolicyRateLimiter rateLimiter(RateLimitPolicy policy) {
-		return new PolicyRateLimiter(policy, this.stores.decider(policy), policies().tiersByApiKey(),
-				plans(policy), this.listeners);
+	BucketDecider decider(RateLimitPolicy policy) {
+		return this.stores.decider(policy);
 	}
 
-	private Map<String, TierPlan> plans(RateLimitPolicy policy) {
+	RateLimitListener[] listeners() {
+		return this.listeners;
+	}
+
+	/**
+	 * Each tier of a policy as its routes serve it, by name.
+	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
+	 * a tier
+	 */
+	Map<String, TierPlan> plans(RateLimitPolicy policy) {
 		Map<String, TierPlan> plans = new HashMap<>();
 		for (Tier tier : policy.tiers().values()) {
 			plans.put(tier.name(), plan(policy.id(), tier));

@@ -94,7 +94,9 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 					"rate limiter bean '" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX + "'", policyId,
 					unknownPolicyRule(policies))));
 		}
-		return this.enforcers.rateLimiter(policy);
+		// Built here, not by the enforcers, which must load without the gateway's classes.
+		return new PolicyRateLimiter(policy, this.enforcers.decider(policy), policies.tiersByApiKey(),
+				this.enforcers.plans(policy), this.enforcers.listeners());
 	}
 
 	/**
