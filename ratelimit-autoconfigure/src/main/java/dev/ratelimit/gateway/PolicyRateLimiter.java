@@ -49,12 +49,6 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
 	private static final ThrottledLog listenerFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
-	/**
-	 * Stands for a store that failed or answered nothing: let the request through,
-	 * report no quota.
-	 */
-	private static final Verdict STORE_FAILED = Verdict.withoutLimits(true, 0).asFallback();
-
 	private final RateLimitPolicy policy;
 
 	private final BucketDecider store;
@@ -148,7 +142,7 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	private Verdict storeFailed(String routeId, Throwable error) {
 		storeFailures.warn(() -> "Rate limit store '" + this.store.name() + "' failed for policy '" + this.policy.id()
 				+ "' on route '" + routeId + "'; letting the request through", error);
-		return STORE_FAILED;
+		return Verdict.FAIL_OPEN;
 	}
 
 	private void notifyListeners(String routeId, TierPlan plan, Outcome outcome, long decisionNanos) {
