@@ -1,14 +1,12 @@
 package dev.ratelimit.store.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.algorithm.SlidingWindowCounter;
-import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
 
@@ -26,12 +24,6 @@ import dev.ratelimit.policy.Tier;
  * pattern it was not meant to.
  */
 final class TierLayout {
-
-	/**
-	 * Script arguments before the limits' own: mode, cost, idle-ms, want, refund,
-	 * refund-at, requests.
-	 */
-	static final int FIXED_ARGUMENTS = 7;
 
 	/**
 	 * The characters a key part never holds as they are.
@@ -55,7 +47,7 @@ final class TierLayout {
 		this.keyPrefix = prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":";
 		List<Limit> limits = tier.limits();
 		this.keySuffixes = new String[limits.size() + 1];
-		List<String> arguments = new ArrayList<>(limits.size() * 4);
+		List<String> arguments = new ArrayList<>(limits.size() * ScriptProtocol.ARGUMENTS_PER_LIMIT);
 		for (int i = 0; i < limits.size(); i++) {
 			this.keySuffixes[i] = "}:" + (i + 1);
 			addArguments(arguments, limits.get(i));
@@ -79,13 +71,6 @@ final class TierLayout {
 			keys[i] = tagged + this.keySuffixes[i];
 		}
 		return List.of(keys);
-	}
-
-	/**
-	 * The meta key, whose presence means the bucket is live.
-	 */
-	String metaKey(String clientKey) {
-		return this.keyPrefix + escape(clientKey) + this.keySuffixes[this.keySuffixes.length - 1];
 	}
 
 	/**
@@ -174,15 +159,21 @@ final class TierLayout {
 		return c < 128 && ESCAPED.indexOf(c) >= 0;
 	}
 
-	List<String> arguments(String mode, long cost, long want, long refund, long refundAt, long requests) {
-		List<String> arguments = new ArrayList<>(FIXED_ARGUMENTS + this.limitArguments.size());
+	/**
+	 * The script's arguments, laid out as {@link ScriptProtocol#FIXED_ARGUMENTS} says,
+	 * then the limits'.
+	 */
+	List<String> arguments(String mode, long cost, long want, long requests, Refund first, Refund second) {
+		List<String> arguments = new ArrayList<>(ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size());
 		arguments.add(mode);
 		arguments.add(Long.toString(cost));
 		arguments.add(this.idleMillis);
 		arguments.add(Long.toString(want));
-		arguments.add(Long.toString(refund));
-		arguments.add(Long.toString(refundAt));
 		arguments.add(Long.toString(requests));
+		for (Refund refund : new Refund[] { first, second }) {
+			arguments.add(Long.toString(refund.units()));
+			arguments.add(Long.toString(refund.leasedAtMicros()));
+		}
 		arguments.addAll(this.limitArguments);
 		return arguments;
 	}
@@ -190,27 +181,21 @@ final class TierLayout {
 	private static void addArguments(List<String> arguments, Limit limit) {
 		// Periods go in microseconds, Redis TIME's unit, as exact decimals so that no
 		// configured duration is rounded.
-		if (limit instanceof FixedWindow fixed) {
-			add(arguments, 1, fixed.limit(), fixed.window().toNanos(), 0);
-		}
-		else if (limit instanceof SlidingWindowLog log) {
-			add(arguments, 2, log.limit(), log.window().toNanos(), 0);
-		}
-		else if (limit instanceof SlidingWindowCounter counter) {
-			add(arguments, 3, counter.limit(), counter.window().toNanos(), 0);
-		}
-		else if (limit instanceof TokenBucket bucket) {
-			add(arguments, 4, bucket.capacity(), bucket.refillPeriod().toNanos(), bucket.refillRate());
+		arguments.add(Integer.toString(ScriptProtocol.code(limit.algorithm())));
+		arguments.add(Long.toString(limit.quota()));
+		if (limit instanceof TokenBucket bucket) {
+			addRate(arguments, bucket.refillPeriod(), bucket.refillRate());
 		}
 		else if (limit instanceof LeakyBucket bucket) {
-			add(arguments, 5, bucket.capacity(), bucket.drainPeriod().toNanos(), bucket.drainRate());
+			addRate(arguments, bucket.drainPeriod(), bucket.drainRate());
+		}
+		else {
+			addRate(arguments, limit.window(), 0);
 		}
 	}
 
-	private static void add(List<String> arguments, int algorithm, long quota, long periodNanos, double rate) {
-		arguments.add(Integer.toString(algorithm));
-		arguments.add(Long.toString(quota));
-		arguments.add(Double.toString(periodNanos / 1000.0));
+	private static void addRate(List<String> arguments, Duration period, double rate) {
+		arguments.add(Double.toString(period.toNanos() / 1000.0));
 		arguments.add(Double.toString(rate));
 	}
 
