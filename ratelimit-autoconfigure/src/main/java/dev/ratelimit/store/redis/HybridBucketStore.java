@@ -87,13 +87,17 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
 		this.requests.incrementAndGet();
 		while (true) {
-			Lease lease = this.leases.computeIfAbsent(id, (key) -> new Lease(id, this.script.layout(id.policy(), tier),
-					this.script, this.guard, this.clock, this.timeout, this.syncInterval));
+			Lease lease = this.leases.computeIfAbsent(id, (key) -> newLease(id, tier));
 			LeaseStep step = lease.request(cost);
 			if (!(step instanceof LeaseStep.Retired)) {
 				return follow(step, lease, id, tier, cost, true);
 			}
 		}
+	}
+
+	private Lease newLease(BucketId id, Tier tier) {
+		return new Lease(id, this.script.layout(id.policy(), tier), this.script, this.guard, this.clock, this.timeout,
+				this.syncInterval, this.leaseFetches::incrementAndGet);
 	}
 
 	/**
@@ -106,9 +110,6 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			return Mono.just(decided.verdict());
 		}
 		if (step instanceof LeaseStep.AwaitReply await) {
-			if (await.started()) {
-				this.leaseFetches.incrementAndGet();
-			}
 			return await.reply()
 				.then(Mono.defer(() -> follow(lease.afterReply(cost, mayAskAgain), lease, id, tier, cost, false)))
 				.onErrorResume((failure) -> this.guard.fallback(id, tier, cost));
@@ -171,8 +172,8 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	}
 
 	/**
-	 * Round trips to Redis since start: one per sync batch, one per lease fetched on a
-	 * request.
+	 * Round trips to Redis since start: one per sync batch, one per lease fetched by a
+	 * request (because the lease was short, or to renew it ahead of demand).
 	 */
 	public long remoteCalls() {
 		return this.syncBatches.get() + this.leaseFetches.get();

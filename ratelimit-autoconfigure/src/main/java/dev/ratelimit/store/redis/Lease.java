@@ -22,7 +22,9 @@ import reactor.core.publisher.Mono;
  * left of the old lot stops being spent and goes back to Redis with the next call (a
  * call gives back lots, never units it may still spend), so that every admitted unit
  * was counted in Redis once, when it was leased, and is admitted at most one sync
- * interval plus one timeout later: the bound of docs/redis.md.
+ * interval plus one timeout later: the bound of docs/redis.md. A lot spent down to a
+ * quarter while Redis says the bucket has room is renewed at once, ahead of the sync,
+ * so that growing demand does not find the lease empty.
  * <p>
  * A little over 300 lines: the lease's state and every transition of it live here,
  * behind one monitor, so that the rules above can be checked in one reading; the
@@ -49,8 +51,14 @@ final class Lease {
 
 	private final long syncIntervalNanos;
 
+	/** Told of every call a request starts (not the syncs'), for the store's count. */
+	private final Runnable onFetch;
+
 	/** Units of the spendable lot not yet admitted. */
 	private long units;
+
+	/** Units the spendable lot came with. */
+	private long lotSize;
 
 	/** Redis time of the spendable lot's lease, to give its units back against. */
 	private long unitsLeasedAtMicros;
@@ -89,7 +97,7 @@ final class Lease {
 	private boolean retired;
 
 	Lease(BucketId id, TierLayout layout, BucketScript script, RemoteFailureGuard guard, MonotonicClock clock,
-			Duration timeout, Duration syncInterval) {
+			Duration timeout, Duration syncInterval, Runnable onFetch) {
 		this.id = id;
 		this.layout = layout;
 		this.script = script;
@@ -97,6 +105,7 @@ final class Lease {
 		this.clock = clock;
 		this.timeout = timeout;
 		this.syncIntervalNanos = syncInterval.toNanos();
+		this.onFetch = onFetch;
 	}
 
 	BucketId id() {
@@ -125,7 +134,11 @@ final class Lease {
 			this.unitsExpireAtNanos = NEVER;
 		}
 		if (this.units >= cost) {
-			return new LeaseStep.Decided(admit(cost));
+			Verdict admitted = admit(cost);
+			if (this.pending == null && this.units * 4 < this.lotSize && roomLeft() && this.guard.allowsCall()) {
+				fetchInBackground(cost);
+			}
+			return new LeaseStep.Decided(admitted);
 		}
 		if (this.pending == null && this.global != null && !roomLeft()) {
 			// Once Redis said the bucket is empty, asking again before the next sync would
@@ -210,18 +223,25 @@ final class Lease {
 
 	private LeaseStep fetch(long cost) {
 		if (this.pending != null) {
-			return new LeaseStep.AwaitReply(this.pending, false);
+			return new LeaseStep.AwaitReply(this.pending);
 		}
 		if (!this.guard.allowsCall()) {
 			return new LeaseStep.RedisUnavailable();
 		}
+		return new LeaseStep.AwaitReply(fetchInBackground(cost));
+	}
+
+	/**
+	 * A call for twice the demand, subscribed here, so that it completes and its units
+	 * reach the lease whatever becomes of the request that started it.
+	 */
+	private Mono<Void> fetchInBackground(long cost) {
 		Mono<Void> call = startCall(Math.max(cost, 2 * Math.max(this.demand, this.lastDemand)), cost, true);
-		// Subscribed here, so that the call completes and its units reach the lease
-		// whatever becomes of the request that started it.
+		this.onFetch.run();
 		call.subscribe((unused) -> {
 		}, (failure) -> {
 		});
-		return new LeaseStep.AwaitReply(call, true);
+		return call;
 	}
 
 	private boolean roomLeft() {
@@ -264,6 +284,7 @@ final class Lease {
 		synchronized (this) {
 			stopSpending();
 			this.units = reply.granted();
+			this.lotSize = reply.granted();
 			this.unitsLeasedAtMicros = reply.atMicros();
 			this.global = reply.decisions();
 			this.globalAtNanos = this.clock.nanoTime();

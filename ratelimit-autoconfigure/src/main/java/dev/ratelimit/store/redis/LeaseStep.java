@@ -18,10 +18,8 @@ sealed interface LeaseStep {
 	 * The request waits for the lease's call to Redis, then asks the lease again.
 	 *
 	 * @param reply completes when the lease applied the reply, fails with the call
-	 * @param started whether this request started the call (rather than joining one in
-	 * flight)
 	 */
-	record AwaitReply(Mono<Void> reply, boolean started) implements LeaseStep {
+	record AwaitReply(Mono<Void> reply) implements LeaseStep {
 	}
 
 	/**

@@ -89,6 +89,24 @@ class HybridLeaseRenewalTests {
 	}
 
 	@Test
+	void aLeaseSpentDownToAQuarterIsRenewedBeforeItRunsOut() throws Exception {
+		HybridBucketStore node = node(MonotonicClock.SYSTEM);
+		long held = warmUp(node);
+		long calls = node.remoteCalls();
+		this.proxy.stall();
+		spendAtOnce(node, held - 3);
+		assertThat(node.remoteCalls()).as("calls while the lot holds more than a quarter of its 12").isEqualTo(calls);
+		spendAtOnce(node, 1);
+		assertThat(node.remoteCalls()).as("calls once it holds 2").isEqualTo(calls + 1);
+		spendAtOnce(node, 2);
+		CompletableFuture<Verdict> waiting = node.acquire(ID, TIER, 1).toFuture();
+		assertThat(waiting).isNotDone();
+		assertThat(node.remoteCalls()).as("the request waits for the renewal under way").isEqualTo(calls + 1);
+		this.proxy.resume();
+		assertThat(waiting.get(30, TimeUnit.SECONDS).allowed()).isTrue();
+	}
+
+	@Test
 	void everyUnitAdmittedWhileARenewalTravelledIsCountedInRedisOnce() throws Exception {
 		// The renewal gives back what was left of the lease before it, never the units
 		// being spent meanwhile: once the node gives everything back, Redis counts
@@ -144,17 +162,17 @@ class HybridLeaseRenewalTests {
 	}
 
 	/**
-	 * Ten requests, one at a time: the node leases 2, then 6, then 18 units on demand
-	 * (twice the demand so far each time) and holds what the tenth left.
+	 * Ten requests, one at a time: the node leases 2 units for the first, then, each time
+	 * a lot is spent down to a quarter, twice the demand so far ahead of the next
+	 * request: 4 units at the second, 12 at the sixth. It holds the 8 the tenth left.
 	 * @return units held
 	 */
 	private long warmUp(HybridBucketStore node) {
 		for (int i = 0; i < 10; i++) {
 			assertThat(node.acquire(ID, TIER, 1).block().allowed()).isTrue();
 		}
-		long held = (2 + 6 + 18) - 10;
-		assertThat(remaining()).isEqualTo(LIMIT - (2 + 6 + 18));
-		return held;
+		assertThat(remaining()).isEqualTo(LIMIT - (2 + 4 + 12));
+		return (2 + 4 + 12) - 10;
 	}
 
 	private long remaining() {
