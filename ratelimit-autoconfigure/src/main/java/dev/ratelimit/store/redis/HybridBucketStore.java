@@ -88,9 +88,29 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		this.requests.incrementAndGet();
 		while (true) {
 			Lease lease = this.leases.computeIfAbsent(id, (key) -> newLease(id, tier));
-			LeaseStep step = lease.request(cost);
+			LeaseStep step = lease.request(cost, true);
 			if (!(step instanceof LeaseStep.Retired)) {
 				return follow(step, lease, id, tier, cost, true);
+			}
+		}
+	}
+
+	/**
+	 * The verdict when this node's lease decides it without waiting: admitted from the
+	 * units it holds, or rejected while Redis last said the bucket is empty.
+	 */
+	@Override
+	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		while (true) {
+			Lease lease = this.leases.computeIfAbsent(id, (key) -> newLease(id, tier));
+			LeaseStep step = lease.request(cost, false);
+			if (step instanceof LeaseStep.Decided decided) {
+				this.requests.incrementAndGet();
+				return decided.verdict();
+			}
+			if (!(step instanceof LeaseStep.Retired)) {
+				// The port's answer for "ask acquire", which counts the request.
+				return null;
 			}
 		}
 	}

@@ -115,17 +115,14 @@ final class Lease {
 	/**
 	 * A request of {@code cost}: admitted from the spendable lot (even while a renewal
 	 * is in flight), rejected while Redis last said the bucket is empty, else Redis is
-	 * asked (or the call in flight awaited).
+	 * asked (or the call in flight awaited) if {@code mayWait}; if not, the lease
+	 * answers {@link LeaseStep.NotNow} and counts nothing.
 	 */
-	synchronized LeaseStep request(long cost) {
+	synchronized LeaseStep request(long cost, boolean mayWait) {
 		if (this.retired) {
 			return new LeaseStep.Retired();
 		}
 		long now = this.clock.nanoTime();
-		this.demand += cost;
-		this.requests++;
-		this.cost = cost;
-		this.idleSinceNanos = -1;
 		if (this.unitsExpireAtNanos != NEVER && now - this.unitsExpireAtNanos >= 0) {
 			// A new window: what Redis said of the last one no longer holds, and the units
 			// counted in it stay there.
@@ -133,6 +130,14 @@ final class Lease {
 			this.global = null;
 			this.unitsExpireAtNanos = NEVER;
 		}
+		boolean emptyBucket = this.units < cost && this.pending == null && this.global != null && !roomLeft();
+		if (this.units < cost && !emptyBucket && !mayWait) {
+			return new LeaseStep.NotNow();
+		}
+		this.demand += cost;
+		this.requests++;
+		this.cost = cost;
+		this.idleSinceNanos = -1;
 		if (this.units >= cost) {
 			Verdict admitted = admit(cost);
 			if (this.pending == null && this.units * 4 < this.lotSize && roomLeft() && this.guard.allowsCall()) {
@@ -140,7 +145,7 @@ final class Lease {
 			}
 			return new LeaseStep.Decided(admitted);
 		}
-		if (this.pending == null && this.global != null && !roomLeft()) {
+		if (emptyBucket) {
 			// Once Redis said the bucket is empty, asking again before the next sync would
 			// cost a round trip per request while it refills: the sync renews the lease.
 			return new LeaseStep.Decided(LeaseVerdicts.asRedisSaid(this.global, now - this.globalAtNanos));

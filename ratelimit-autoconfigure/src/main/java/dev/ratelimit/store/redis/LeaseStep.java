@@ -23,6 +23,13 @@ sealed interface LeaseStep {
 	}
 
 	/**
+	 * The request cannot be decided without waiting for Redis and was asked not to
+	 * wait: nothing was counted.
+	 */
+	record NotNow() implements LeaseStep {
+	}
+
+	/**
 	 * Redis must be asked but the circuit breaker forbids calling it: the failure mode
 	 * decides.
 	 */

@@ -107,6 +107,19 @@ class HybridLeaseRenewalTests {
 	}
 
 	@Test
+	void theLeaseAnswersAtOnceWhatItCanDecideWithoutRedisAndLeavesTheRestToAcquire() {
+		HybridBucketStore node = node(MonotonicClock.SYSTEM);
+		assertThat(node.acquireNow(ID, TIER, 1)).as("a bucket this node holds nothing of").isNull();
+		long held = warmUp(node);
+		CompletableFuture<Void> renewal = renewWhileRedisStalls(node);
+		for (int i = 0; i < held; i++) {
+			assertThat(node.acquireNow(ID, TIER, 1).allowed()).isTrue();
+		}
+		assertThat(node.acquireNow(ID, TIER, 1)).as("the lease spent, its renewal in flight").isNull();
+		assertThat(renewal).isNotDone();
+	}
+
+	@Test
 	void everyUnitAdmittedWhileARenewalTravelledIsCountedInRedisOnce() throws Exception {
 		// The renewal gives back what was left of the lease before it, never the units
 		// being spent meanwhile: once the node gives everything back, Redis counts
