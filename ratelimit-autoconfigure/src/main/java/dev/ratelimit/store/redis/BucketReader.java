@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
@@ -72,9 +73,9 @@ final class BucketReader {
 	Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
 		return scan(policy).concatMap((metaKey) -> {
 			for (TierLayout layout : this.script.layouts(policy)) {
-				String clientKey = layout.clientKeyOf(metaKey);
-				if (clientKey != null) {
-					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey), layout);
+				Optional<String> clientKey = layout.clientKeyOf(metaKey);
+				if (clientKey.isPresent()) {
+					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey.get()), layout);
 				}
 			}
 			return Mono.empty();

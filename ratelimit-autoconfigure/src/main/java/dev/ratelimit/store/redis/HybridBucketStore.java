@@ -147,13 +147,11 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		}
 		List<Mono<Void>> calls = new ArrayList<>();
 		for (Lease lease : this.leases.values()) {
-			Mono<Void> call = lease.sync();
-			if (call != null) {
-				calls.add(call);
-			}
-			else if (lease.retired()) {
-				this.leases.remove(lease.id(), lease);
-			}
+			lease.sync().ifPresentOrElse(calls::add, () -> {
+				if (lease.retired()) {
+					this.leases.remove(lease.id(), lease);
+				}
+			});
 		}
 		if (calls.isEmpty()) {
 			return Mono.empty();
@@ -234,10 +232,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		}
 		List<Mono<Void>> calls = new ArrayList<>();
 		for (Lease lease : this.leases.values()) {
-			Mono<Void> call = lease.giveBack();
-			if (call != null) {
-				calls.add(call);
-			}
+			lease.giveBack().ifPresent(calls::add);
 		}
 		this.leases.clear();
 		return batch(calls);

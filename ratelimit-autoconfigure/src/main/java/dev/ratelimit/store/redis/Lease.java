@@ -2,6 +2,7 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -175,12 +176,13 @@ final class Lease {
 	}
 
 	/**
-	 * The sync's call for this lease, or {@code null} when it has nothing to give
-	 * back, report or renew: then it is retired once idle for a whole interval.
+	 * The sync's call for this lease; none while a call is in flight or when it has
+	 * nothing to give back, report or renew: then it is retired once idle for a whole
+	 * interval.
 	 */
-	synchronized Mono<Void> sync() {
+	synchronized Optional<Mono<Void>> sync() {
 		if (this.pending != null) {
-			return null;
+			return Optional.empty();
 		}
 		if (this.units == 0 && this.returning.units() == 0 && this.requests == 0 && this.demand == 0) {
 			long now = this.clock.nanoTime();
@@ -190,7 +192,7 @@ final class Lease {
 			else if (now - this.idleSinceNanos >= this.syncIntervalNanos) {
 				this.retired = true;
 			}
-			return null;
+			return Optional.empty();
 		}
 		long want = 2 * this.demand;
 		// A lot nobody asked from in the last interval goes back now rather than after
@@ -198,19 +200,19 @@ final class Lease {
 		boolean keepSpending = this.demand > 0;
 		this.lastDemand = this.demand;
 		this.demand = 0;
-		return startCall(want, this.cost, keepSpending);
+		return Optional.of(startCall(want, this.cost, keepSpending));
 	}
 
 	/**
-	 * The call giving every unit back as the node stops, or {@code null} when there is
-	 * none to give back or a call is in flight; the lease is retired either way.
+	 * The call giving every unit back as the node stops; none when there is nothing to
+	 * give back or a call is in flight. The lease is retired either way.
 	 */
-	synchronized Mono<Void> giveBack() {
+	synchronized Optional<Mono<Void>> giveBack() {
 		this.retired = true;
 		if (this.pending != null || (this.units == 0 && this.returning.units() == 0)) {
-			return null;
+			return Optional.empty();
 		}
-		return startCall(0, this.cost, false);
+		return Optional.of(startCall(0, this.cost, false));
 	}
 
 	synchronized void retire() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -74,14 +75,14 @@ final class TierLayout {
 	}
 
 	/**
-	 * The client key of this tier's meta key, or {@code null} when it is another
-	 * tier's or none of ours.
+	 * The client key of this tier's meta key; none when it is another tier's or none of
+	 * ours.
 	 */
-	String clientKeyOf(String metaKey) {
+	Optional<String> clientKeyOf(String metaKey) {
 		String suffix = this.keySuffixes[this.keySuffixes.length - 1];
 		if (!metaKey.startsWith(this.keyPrefix) || !metaKey.endsWith(suffix)
 				|| metaKey.length() < this.keyPrefix.length() + suffix.length()) {
-			return null;
+			return Optional.empty();
 		}
 		return unescape(metaKey.substring(this.keyPrefix.length(), metaKey.length() - suffix.length()));
 	}
@@ -115,35 +116,35 @@ final class TierLayout {
 	}
 
 	/**
-	 * The part {@link #escape(String)} was given, or {@code null} when {@code escaped}
-	 * is not the output of escape.
+	 * The part {@link #escape(String)} was given; none when {@code escaped} is not the
+	 * output of escape.
 	 */
-	static String unescape(String escaped) {
+	static Optional<String> unescape(String escaped) {
 		if (escaped.indexOf('%') < 0) {
-			return containsEscaped(escaped) ? null : escaped;
+			return containsEscaped(escaped) ? Optional.empty() : Optional.of(escaped);
 		}
 		StringBuilder part = new StringBuilder(escaped.length());
 		for (int i = 0; i < escaped.length(); i++) {
 			char c = escaped.charAt(i);
 			if (c != '%') {
 				if (isEscaped(c)) {
-					return null;
+					return Optional.empty();
 				}
 				part.append(c);
 				continue;
 			}
 			if (i + 2 >= escaped.length()) {
-				return null;
+				return Optional.empty();
 			}
 			int code = Character.digit(escaped.charAt(i + 1), 16) * 16 + Character.digit(escaped.charAt(i + 2), 16);
 			if (code < 0 || !isEscaped((char) code) || HEX_DIGITS.indexOf(escaped.charAt(i + 1)) < 0
 					|| HEX_DIGITS.indexOf(escaped.charAt(i + 2)) < 0) {
-				return null;
+				return Optional.empty();
 			}
 			part.append((char) code);
 			i += 2;
 		}
-		return part.toString();
+		return Optional.of(part.toString());
 	}
 
 	private static boolean containsEscaped(String text) {
