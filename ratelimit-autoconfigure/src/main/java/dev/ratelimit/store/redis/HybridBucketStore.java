@@ -35,9 +35,9 @@ import org.springframework.context.SmartLifecycle;
  * <p>
  * The price of local speed: leased units may stay unused on one node while another
  * rejects (at most two sync intervals), and a unit is counted by Redis when it is
- * leased, up to one sync interval and one timeout before it is admitted, so windows
- * and refills are shifted by at most that (see the reference documentation for the
- * bound).
+ * leased, normally up to one sync interval and one timeout before it is admitted, so
+ * windows and refills are shifted by about that (see the reference documentation for
+ * the bound).
  */
 public final class HybridBucketStore extends RemoteBucketStore implements SmartLifecycle {
 

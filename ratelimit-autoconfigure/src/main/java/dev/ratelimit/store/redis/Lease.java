@@ -23,7 +23,8 @@ import reactor.core.publisher.Mono;
  * left of the old lot stops being spent and goes back to Redis with the next call (a
  * call gives back lots, never units it may still spend), so that every admitted unit
  * was counted in Redis once, when it was leased, and is admitted at most one sync
- * interval plus one timeout later: the bound of docs/redis.md. A lot spent down to a
+ * interval plus one timeout later (two timeouts when a sync found a request's call in
+ * flight): the bound of docs/redis.md. A lot spent down to a
  * quarter while Redis says the bucket has room is renewed at once, ahead of the sync,
  * so that growing demand does not find the lease empty.
  * <p>
