@@ -24,13 +24,13 @@ import reactor.core.publisher.Mono;
  * call gives back lots, never units it may still spend), so that every admitted unit
  * was counted in Redis once, when it was leased, and is admitted at most one sync
  * interval plus one timeout later (two timeouts when a sync found a request's call in
- * flight): the bound of docs/redis.md. A lot spent down to a
- * quarter while Redis says the bucket has room is renewed at once, ahead of the sync,
- * so that growing demand does not find the lease empty.
+ * flight): the bound of docs/redis.md. A lot spent down to a quarter while Redis says
+ * the bucket has room is renewed at once, ahead of the sync, so that growing demand
+ * does not find the lease empty.
  * <p>
- * A little over 300 lines: the lease's state and every transition of it live here,
- * behind one monitor, so that the rules above can be checked in one reading; the
- * verdicts it builds are {@link LeaseVerdicts}'.
+ * About 350 lines, a third of them comments: the lease's state and every transition
+ * of it live here, behind one monitor, so that the rules above can be checked in one
+ * reading; the verdicts it builds are {@link LeaseVerdicts}'.
  */
 final class Lease {
 
