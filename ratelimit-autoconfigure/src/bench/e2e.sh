@@ -21,7 +21,8 @@
 #   ratelimit-autoconfigure/src/bench/e2e.sh --profile [GATEWAY]  # JFR and heap histograms of one
 #                                                      # gateway (rl-caffeine by default)
 # Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 5), E2E_ROUNDS (3),
-# E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks).
+# E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks),
+# E2E_VARIANTS (all six, space-separated; keep `none` first: ratios are to it).
 # Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
 # starts listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
@@ -41,8 +42,14 @@ BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
-VARIANTS=(none rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j)
-MANY_KEY_VARIANTS=(none rl-caffeine scg-bucket4j)
+read -r -a VARIANTS <<<"${E2E_VARIANTS:-none rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j}"
+# 200,000 buckets in one Redis per gateway would mostly measure the prefill.
+MANY_KEY_VARIANTS=()
+for variant in "${VARIANTS[@]}"; do
+	case $variant in
+		none | rl-caffeine | scg-bucket4j) MANY_KEY_VARIANTS+=("$variant") ;;
+	esac
+done
 
 declare -A PORT
 declare -A PID

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,54 +13,35 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.LimitSnapshot;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The limiter's one Lua script and how buckets are read and written with it. The
- * script is the algorithms' files and the driver concatenated once; Spring Data
+ * The limiter's one Lua script and the decision side of the Redis buckets: a request
+ * judged ({@code acquire}) and a lease taken ({@code lease}); {@link BucketReader} is
+ * the read side. The script is {@link ScriptProtocol}'s constants, the algorithms'
+ * files and the driver concatenated once; Spring Data
  * calls it by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
  * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
  */
 public final class BucketScript {
 
 	/**
-	 * In order: shared helpers first, the driver last.
+	 * In order, after the protocol's constants: shared helpers first, the driver last.
 	 */
 	private static final List<String> SOURCES = List.of("header.lua", "fixed_window.lua", "sliding_window_log.lua",
 			"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua");
 
 	private static final long NANOS_PER_MICRO = 1_000;
-
-	/**
-	 * Keys asked of Redis per SCAN call: bounded batches, so that walking a large
-	 * keyspace never blocks Redis.
-	 */
-	private static final long SCAN_BATCH = 500;
-
-	private static final Duration MINIMUM_READ_TIMEOUT = Duration.ofSeconds(1);
-
-	/**
-	 * The state values the script's peek returns for each algorithm, by name.
-	 */
-	private static final Map<Algorithm, List<String>> STATE_NAMES = Map.of(Algorithm.FIXED_WINDOW, List.of("count"),
-			Algorithm.SLIDING_WINDOW_LOG, List.of("logSize"), Algorithm.SLIDING_WINDOW_COUNTER,
-			List.of("current", "previous", "estimate"), Algorithm.TOKEN_BUCKET, List.of("tokens"),
-			Algorithm.LEAKY_BUCKET, List.of("level"));
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
@@ -102,22 +81,6 @@ public final class BucketScript {
 	}
 
 	/**
-	 * How long a read-side step may wait on Redis: far longer than a decision, which
-	 * must be fast, but bounded, so that an actuator call never hangs on a dead Redis.
-	 */
-	static Duration readTimeout(Duration decisionTimeout) {
-		Duration scaled = decisionTimeout.multipliedBy(4);
-		return (scaled.compareTo(MINIMUM_READ_TIMEOUT) > 0) ? scaled : MINIMUM_READ_TIMEOUT;
-	}
-
-	/**
-	 * The SHA-1 Redis knows the script by.
-	 */
-	public String sha1() {
-		return this.script.getSha1();
-	}
-
-	/**
 	 * A PING, opening the connection if it is not open.
 	 */
 	Mono<Void> ping() {
@@ -128,81 +91,19 @@ public final class BucketScript {
 	 * Judge {@code cost} against every limit of the bucket, atomically.
 	 */
 	Mono<Decision[]> acquire(TierLayout layout, String clientKey, long cost) {
-		return call(layout, clientKey, layout.arguments("acquire", cost, 0, 0, 0, 1))
+		return call(layout, clientKey, "acquire", cost, 0, 1, Refund.NONE, Refund.NONE)
 			.map((reply) -> decisions(layout.tier(), reply, 0));
 	}
 
 	/**
-	 * Give back {@code refund} units leased at {@code refundAtMicros}, lease up to
-	 * {@code want} units, count {@code requests} judged locally, and judge
-	 * {@code cost} against what is left.
+	 * Give back the units of both refunds, lease up to {@code want} units, count
+	 * {@code requests} judged locally, and judge {@code cost} against what is left.
 	 */
-	Mono<LeaseReply> lease(TierLayout layout, String clientKey, long cost, long want, long refund,
-			long refundAtMicros, long requests) {
-		return call(layout, clientKey,
-				layout.arguments("lease", cost, want, refund, refundAtMicros, requests))
-			.map((reply) -> new LeaseReply((Long) reply.get(0), (Long) reply.get(1),
-					decisions(layout.tier(), reply, 2)));
-	}
-
-	/**
-	 * The bucket as it stands, consuming nothing; empty when it is not live.
-	 */
-	Mono<BucketSnapshot> peek(BucketId id, TierLayout layout) {
-		return call(layout, id.key(), layout.arguments("peek", 0, 0, 0, 0, 0))
-			.filter((reply) -> !reply.isEmpty())
-			.map((reply) -> snapshot(id, layout.tier(), reply));
-	}
-
-	/**
-	 * Delete every key of the bucket.
-	 * @return whether it was live
-	 */
-	Mono<Boolean> delete(TierLayout layout, String clientKey) {
-		return onRedis(this.redis.delete(Flux.fromIterable(layout.keys(clientKey))).flux()).single()
-			.map((deleted) -> deleted > 0);
-	}
-
-	/**
-	 * The live buckets of a policy, walked with SCAN in bounded batches.
-	 */
-	Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return scan(policy).concatMap((metaKey) -> {
-			for (TierLayout layout : layouts(policy)) {
-				String clientKey = layout.clientKeyOf(metaKey);
-				if (clientKey != null) {
-					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey), layout);
-				}
-			}
-			return Mono.empty();
-		}, 8);
-	}
-
-	/**
-	 * The live buckets of one client key, one per tier it was judged under.
-	 */
-	Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String clientKey) {
-		return Flux.fromIterable(layouts(policy))
-			.concatMap((layout) -> peek(new BucketId(policy.id(), layout.tier().name(), clientKey), layout));
-	}
-
-	/**
-	 * Forget every bucket of one client key.
-	 * @return whether there was one
-	 */
-	Mono<Boolean> reset(RateLimitPolicy policy, String clientKey) {
-		// One DEL per tier: different tiers are different hash tags, maybe different
-		// cluster slots.
-		return Flux.fromIterable(layouts(policy))
-			.concatMap((layout) -> delete(layout, clientKey))
-			.reduce(false, Boolean::logicalOr);
-	}
-
-	/**
-	 * How many live buckets a policy has, counted with SCAN.
-	 */
-	Mono<Long> count(RateLimitPolicy policy) {
-		return scan(policy).count();
+	Mono<LeaseReply> lease(TierLayout layout, String clientKey, long cost, long want, long requests, Refund first,
+			Refund second) {
+		return call(layout, clientKey, "lease", cost, want, requests, first, second)
+			.map((reply) -> new LeaseReply(longAt(reply, 0), longAt(reply, 1),
+					decisions(layout.tier(), reply, ScriptProtocol.LEASE_HEADER_VALUES)));
 	}
 
 	/**
@@ -218,7 +119,10 @@ public final class BucketScript {
 		return layout;
 	}
 
-	private Collection<TierLayout> layouts(RateLimitPolicy policy) {
+	/**
+	 * The layouts of every tier of a policy, its default tier included.
+	 */
+	Collection<TierLayout> layouts(RateLimitPolicy policy) {
 		Set<Tier> tiers = new LinkedHashSet<>(policy.tiers().values());
 		tiers.add(policy.defaultTier());
 		List<TierLayout> layouts = new ArrayList<>(tiers.size());
@@ -228,24 +132,30 @@ public final class BucketScript {
 		return layouts;
 	}
 
-	private Flux<String> scan(RateLimitPolicy policy) {
-		// The escaped policy id holds no ':' and no glob character: the pattern matches the
-		// policy's meta keys and no other policy's.
-		String pattern = escapeGlob(this.keyPrefix) + ":{" + TierLayout.escape(policy.id()) + ":*}:m";
-		return onRedis(this.redis.scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
-	}
-
+	/**
+	 * One call of the script on the bucket of {@code clientKey}, its reply as a list.
+	 */
 	@SuppressWarnings("unchecked")
-	private Mono<List<Object>> call(TierLayout layout, String clientKey, List<String> arguments) {
+	Mono<List<Object>> call(TierLayout layout, String clientKey, String mode, long cost, long want, long requests,
+			Refund first, Refund second) {
+		List<String> arguments = layout.arguments(mode, cost, want, requests, first, second);
 		return onRedis(this.redis.execute(this.script, layout.keys(clientKey), arguments)).collectList()
 			.map(BucketScript::flatten);
+	}
+
+	ReactiveStringRedisTemplate redis() {
+		return this.redis;
+	}
+
+	String keyPrefix() {
+		return this.keyPrefix;
 	}
 
 	/**
 	 * A call to Redis that never blocks the thread subscribing to it: while the
 	 * connection is not known to be open, it waits for {@link #open()} first.
 	 */
-	private <T> Flux<T> onRedis(Flux<T> call) {
+	<T> Flux<T> onRedis(Flux<T> call) {
 		Flux<T> tracked = call.doFinally((signal) -> {
 			if (signal == SignalType.ON_COMPLETE) {
 				this.connected = true;
@@ -300,62 +210,30 @@ public final class BucketScript {
 		List<Limit> limits = tier.limits();
 		Decision[] decisions = new Decision[limits.size()];
 		for (int i = 0; i < decisions.length; i++) {
-			int at = offset + i * 4;
+			int at = offset + i * ScriptProtocol.DECISION_VALUES;
 			decisions[i] = new Decision(longAt(reply, at) == 1, longAt(reply, at + 1), limits.get(i).quota(),
-					longAt(reply, at + 2) * NANOS_PER_MICRO, longAt(reply, at + 3) * NANOS_PER_MICRO);
+					microsAt(reply, at + 2), microsAt(reply, at + 3));
 		}
 		return decisions;
 	}
 
-	private static BucketSnapshot snapshot(BucketId id, Tier tier, List<Object> reply) {
-		List<Limit> limits = tier.limits();
-		List<LimitSnapshot> snapshots = new ArrayList<>(limits.size());
-		for (int i = 0; i < limits.size(); i++) {
-			Limit limit = limits.get(i);
-			int at = 1 + i * 5;
-			Decision now = new Decision(true, longAt(reply, at), limit.quota(), longAt(reply, at + 1) * NANOS_PER_MICRO,
-					0);
-			Map<String, Number> state = new LinkedHashMap<>();
-			List<String> names = STATE_NAMES.get(limit.algorithm());
-			for (int j = 0; j < names.size(); j++) {
-				state.put(names.get(j), number(String.valueOf(reply.get(at + 2 + j))));
-			}
-			snapshots.add(new LimitSnapshot(limit.algorithm().configName(), limit.quota(), now.remaining(),
-					now.resetSeconds(), state));
-		}
-		return new BucketSnapshot(id, longAt(reply, 0), snapshots);
-	}
-
-	private static long longAt(List<Object> reply, int index) {
+	static long longAt(List<Object> reply, int index) {
 		Object value = reply.get(index);
 		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));
 	}
 
 	/**
-	 * A count as a long, a fraction rounded to three decimals as the local store shows
-	 * it.
+	 * A duration the script returns in microseconds, Redis TIME's unit, in nanoseconds.
 	 */
-	private static Number number(String value) {
-		if (value.indexOf('.') < 0 && value.indexOf('e') < 0 && value.indexOf('E') < 0) {
-			return Long.parseLong(value);
-		}
-		return Math.round(Double.parseDouble(value) * 1000.0) / 1000.0;
+	static long microsAt(List<Object> reply, int index) {
+		return longAt(reply, index) * NANOS_PER_MICRO;
 	}
 
-	private static String escapeGlob(String literal) {
-		StringBuilder escaped = new StringBuilder(literal.length());
-		for (int i = 0; i < literal.length(); i++) {
-			char c = literal.charAt(i);
-			if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-				escaped.append('\\');
-			}
-			escaped.append(c);
-		}
-		return escaped.toString();
-	}
-
-	private static String source() {
-		StringBuilder source = new StringBuilder();
+	/**
+	 * The script as Redis runs it: the protocol's constants, then the Lua files.
+	 */
+	static String source() {
+		StringBuilder source = new StringBuilder(ScriptProtocol.luaConstants());
 		for (String file : SOURCES) {
 			try (InputStream in = BucketScript.class.getResourceAsStream(file)) {
 				if (in == null) {

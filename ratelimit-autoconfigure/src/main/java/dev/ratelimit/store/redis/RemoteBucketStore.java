@@ -6,8 +6,6 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -17,9 +15,9 @@ import reactor.core.publisher.Mono;
  */
 abstract class RemoteBucketStore implements BucketStore {
 
-	private static final Log logger = LogFactory.getLog(RemoteBucketStore.class);
-
 	final BucketScript script;
+
+	private final BucketReader reader;
 
 	final Duration timeout;
 
@@ -35,9 +33,10 @@ abstract class RemoteBucketStore implements BucketStore {
 
 	RemoteBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock) {
 		this.script = script;
+		this.reader = new BucketReader(script);
 		this.timeout = timeout;
 		this.guard = guard;
-		this.readTimeout = BucketScript.readTimeout(timeout);
+		this.readTimeout = BucketReader.readTimeout(timeout);
 		this.clock = clock;
 	}
 
@@ -50,33 +49,29 @@ abstract class RemoteBucketStore implements BucketStore {
 	 */
 	void connect() {
 		this.script.ping().timeout(this.readTimeout).onErrorResume((failure) -> {
-			if (logger.isWarnEnabled()) {
-				logger.warn("Rate limit store '" + name() + "' cannot reach Redis at start-up (" + failure
-						+ "); requests are decided by ratelimit.redis.on-failure=" + this.guard.failureMode().configName()
-						+ " until it can");
-			}
+			this.guard.unreachableAtStartUp(failure);
 			return Mono.empty();
 		}).block();
 	}
 
 	@Override
 	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return this.script.buckets(policy).timeout(this.readTimeout);
+		return this.reader.buckets(policy).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key) {
-		return this.script.bucket(policy, key).timeout(this.readTimeout);
+		return this.reader.bucket(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-		return this.script.reset(policy, key).timeout(this.readTimeout);
+		return this.reader.reset(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override
 	public Mono<Long> bucketCount(RateLimitPolicy policy) {
-		return this.script.count(policy).timeout(this.readTimeout);
+		return this.reader.count(policy).timeout(this.readTimeout);
 	}
 
 }

@@ -144,8 +144,16 @@ public final class RemoteFailureGuard {
 		return details;
 	}
 
-	public FailureMode failureMode() {
-		return this.failureMode;
+	/**
+	 * Redis could not be reached when the store started: say so once, and what decides
+	 * until it can be.
+	 */
+	void unreachableAtStartUp(Throwable failure) {
+		if (logger.isWarnEnabled()) {
+			logger.warn("Rate limit store '" + this.storeName + "' cannot reach Redis at start-up (" + failure
+					+ "); requests are decided by ratelimit.redis.on-failure=" + this.failureMode.configName()
+					+ " until it can");
+		}
 	}
 
 	private void warn(BucketId id) {

@@ -1,14 +1,13 @@
 package dev.ratelimit.store.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
-import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.algorithm.SlidingWindowCounter;
-import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
 
@@ -28,12 +27,6 @@ import dev.ratelimit.policy.Tier;
  * pattern it was not meant to.
  */
 final class TierLayout {
-
-	/**
-	 * Script arguments before the limits' own: mode, cost, idle-ms, want, refund,
-	 * refund-at, requests.
-	 */
-	static final int FIXED_ARGUMENTS = 7;
 
 	/**
 	 * The characters a key part never holds as they are.
@@ -57,7 +50,7 @@ final class TierLayout {
 		this.keyPrefix = prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":";
 		List<Limit> limits = tier.limits();
 		this.keySuffixes = new String[limits.size() + 1];
-		List<String> arguments = new ArrayList<>(limits.size() * 4);
+		List<String> arguments = new ArrayList<>(limits.size() * ScriptProtocol.ARGUMENTS_PER_LIMIT);
 		for (int i = 0; i < limits.size(); i++) {
 			int first = arguments.size();
 			addArguments(arguments, limits.get(i));
@@ -89,21 +82,14 @@ final class TierLayout {
 	}
 
 	/**
-	 * The meta key, whose presence means the bucket is live.
+	 * The client key of this tier's meta key; none when it is another tier's or none of
+	 * ours.
 	 */
-	String metaKey(String clientKey) {
-		return this.keyPrefix + escape(clientKey) + this.keySuffixes[this.keySuffixes.length - 1];
-	}
-
-	/**
-	 * The client key of this tier's meta key, or {@code null} when it is another
-	 * tier's or none of ours.
-	 */
-	String clientKeyOf(String metaKey) {
+	Optional<String> clientKeyOf(String metaKey) {
 		String suffix = this.keySuffixes[this.keySuffixes.length - 1];
 		if (!metaKey.startsWith(this.keyPrefix) || !metaKey.endsWith(suffix)
 				|| metaKey.length() < this.keyPrefix.length() + suffix.length()) {
-			return null;
+			return Optional.empty();
 		}
 		return unescape(metaKey.substring(this.keyPrefix.length(), metaKey.length() - suffix.length()));
 	}
@@ -137,35 +123,35 @@ final class TierLayout {
 	}
 
 	/**
-	 * The part {@link #escape(String)} was given, or {@code null} when {@code escaped}
-	 * is not the output of escape.
+	 * The part {@link #escape(String)} was given; none when {@code escaped} is not the
+	 * output of escape.
 	 */
-	static String unescape(String escaped) {
+	static Optional<String> unescape(String escaped) {
 		if (escaped.indexOf('%') < 0) {
-			return containsEscaped(escaped) ? null : escaped;
+			return containsEscaped(escaped) ? Optional.empty() : Optional.of(escaped);
 		}
 		StringBuilder part = new StringBuilder(escaped.length());
 		for (int i = 0; i < escaped.length(); i++) {
 			char c = escaped.charAt(i);
 			if (c != '%') {
 				if (isEscaped(c)) {
-					return null;
+					return Optional.empty();
 				}
 				part.append(c);
 				continue;
 			}
 			if (i + 2 >= escaped.length()) {
-				return null;
+				return Optional.empty();
 			}
 			int code = Character.digit(escaped.charAt(i + 1), 16) * 16 + Character.digit(escaped.charAt(i + 2), 16);
 			if (code < 0 || !isEscaped((char) code) || HEX_DIGITS.indexOf(escaped.charAt(i + 1)) < 0
 					|| HEX_DIGITS.indexOf(escaped.charAt(i + 2)) < 0) {
-				return null;
+				return Optional.empty();
 			}
 			part.append((char) code);
 			i += 2;
 		}
-		return part.toString();
+		return Optional.of(part.toString());
 	}
 
 	private static boolean containsEscaped(String text) {
@@ -181,15 +167,21 @@ final class TierLayout {
 		return c < 128 && ESCAPED.indexOf(c) >= 0;
 	}
 
-	List<String> arguments(String mode, long cost, long want, long refund, long refundAt, long requests) {
-		List<String> arguments = new ArrayList<>(FIXED_ARGUMENTS + this.limitArguments.size());
+	/**
+	 * The script's arguments, laid out as {@link ScriptProtocol#FIXED_ARGUMENTS} says,
+	 * then the limits'.
+	 */
+	List<String> arguments(String mode, long cost, long want, long requests, Refund first, Refund second) {
+		List<String> arguments = new ArrayList<>(ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size());
 		arguments.add(mode);
 		arguments.add(Long.toString(cost));
 		arguments.add(this.idleMillis);
 		arguments.add(Long.toString(want));
-		arguments.add(Long.toString(refund));
-		arguments.add(Long.toString(refundAt));
 		arguments.add(Long.toString(requests));
+		for (Refund refund : new Refund[] { first, second }) {
+			arguments.add(Long.toString(refund.units()));
+			arguments.add(Long.toString(refund.leasedAtMicros()));
+		}
 		arguments.addAll(this.limitArguments);
 		return arguments;
 	}
@@ -197,27 +189,21 @@ final class TierLayout {
 	private static void addArguments(List<String> arguments, Limit limit) {
 		// Periods go in microseconds, Redis TIME's unit, as exact decimals so that no
 		// configured duration is rounded.
-		if (limit instanceof FixedWindow fixed) {
-			add(arguments, 1, fixed.limit(), fixed.window().toNanos(), 0);
-		}
-		else if (limit instanceof SlidingWindowLog log) {
-			add(arguments, 2, log.limit(), log.window().toNanos(), 0);
-		}
-		else if (limit instanceof SlidingWindowCounter counter) {
-			add(arguments, 3, counter.limit(), counter.window().toNanos(), 0);
-		}
-		else if (limit instanceof TokenBucket bucket) {
-			add(arguments, 4, bucket.capacity(), bucket.refillPeriod().toNanos(), bucket.refillRate());
+		arguments.add(Integer.toString(ScriptProtocol.code(limit.algorithm())));
+		arguments.add(Long.toString(limit.quota()));
+		if (limit instanceof TokenBucket bucket) {
+			addRate(arguments, bucket.refillPeriod(), bucket.refillRate());
 		}
 		else if (limit instanceof LeakyBucket bucket) {
-			add(arguments, 5, bucket.capacity(), bucket.drainPeriod().toNanos(), bucket.drainRate());
+			addRate(arguments, bucket.drainPeriod(), bucket.drainRate());
+		}
+		else {
+			addRate(arguments, limit.window(), 0);
 		}
 	}
 
-	private static void add(List<String> arguments, int algorithm, long quota, long periodNanos, double rate) {
-		arguments.add(Integer.toString(algorithm));
-		arguments.add(Long.toString(quota));
-		arguments.add(Double.toString(periodNanos / 1000.0));
+	private static void addRate(List<String> arguments, Duration period, double rate) {
+		arguments.add(Double.toString(period.toNanos() / 1000.0));
 		arguments.add(Double.toString(rate));
 	}
 

@@ -1,10 +1,12 @@
 -- The entry point, after the algorithms. One bucket per call: KEYS[1..n] its limits'
 -- states (in the tier's order), KEYS[n + 1] its meta hash {n = requests judged}.
--- ARGV: mode, cost, idle-ms, want, refund, refund-at, requests, then per limit:
--- algorithm code, quota, period (microseconds), rate.
+-- The upper-case names (algorithm codes, argument counts, reply strides) are declared
+-- in front of the script by dev.ratelimit.store.redis.ScriptProtocol, their one home.
+-- ARGV: mode, cost, idle-ms, want, requests, then REFUND_LOTS pairs (units, leased-at),
+-- then per limit (ARGUMENTS_PER_LIMIT): algorithm code, quota, period (microseconds), rate.
 --   acquire: judge `cost` against every limit; consume from all or none.
---   lease:   give back `refund` units leased at `refund-at`, then consume up to `want`
---            units that every limit admits, and judge `cost` against what is left.
+--   lease:   give back each lot of units at the time it was leased at, then consume up
+--            to `want` units that every limit admits, and judge `cost` against what is left.
 --   peek:    describe the bucket, consuming nothing; empty when there is no bucket.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
 -- from the epoch, as on dev.ratelimit.algorithm.MonotonicClock's timeline.
@@ -21,7 +23,7 @@ end
 
 local params, states = {}, {}
 for i = 1, limit_count do
-	local base = 7 + (i - 1) * 4
+	local base = FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT
 	local p = {
 		algorithm = algorithms[tonumber(ARGV[base + 1])],
 		quota = tonumber(ARGV[base + 2]),
@@ -40,7 +42,7 @@ if mode == 'peek' then
 		local described = p.algorithm.describe(states[i], now, p)
 		table.insert(reply, remaining)
 		table.insert(reply, reset)
-		for j = 1, 3 do
+		for j = 1, STATE_VALUES do
 			table.insert(reply, described[j] ~= nil and tostring(described[j]) or '')
 		end
 	end
@@ -49,11 +51,13 @@ end
 
 local reply = {}
 if mode == 'lease' then
-	local refund = tonumber(ARGV[5])
-	if refund > 0 then
-		local refund_at = tonumber(ARGV[6])
-		for i = 1, limit_count do
-			params[i].algorithm.refund(states[i], now, params[i], refund, refund_at)
+	for lot = 0, REFUND_LOTS - 1 do
+		local refund = tonumber(ARGV[6 + 2 * lot])
+		if refund > 0 then
+			local refund_at = tonumber(ARGV[7 + 2 * lot])
+			for i = 1, limit_count do
+				params[i].algorithm.refund(states[i], now, params[i], refund, refund_at)
+			end
 		end
 	end
 	local grant = tonumber(ARGV[4])
@@ -89,12 +93,12 @@ if mode == 'acquire' then
 	end
 end
 for i = 1, limit_count do
-	for j = 1, 4 do
+	for j = 1, DECISION_VALUES do
 		table.insert(reply, decisions[i][j])
 	end
 end
 
-local requests = tonumber(ARGV[7])
+local requests = tonumber(ARGV[5])
 if requests > 0 then
 	redis.call('HINCRBY', meta, 'n', requests)
 end

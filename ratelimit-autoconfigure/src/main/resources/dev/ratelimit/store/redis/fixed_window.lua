@@ -1,5 +1,5 @@
 -- Fixed window counter (dev.ratelimit.algorithm.FixedWindow): hash {w = window index, c = count}.
-algorithms[1] = {
+algorithms[FIXED_WINDOW] = {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'w', 'c')
 		local index = math.floor(now / p.period)
@@ -14,7 +14,7 @@ algorithms[1] = {
 		return math.min((s.index + 1) * p.period - now, p.period)
 	end,
 	probe = function(s, now, p, cost)
-		local until_end = algorithms[1].until_end(s, now, p)
+		local until_end = algorithms[FIXED_WINDOW].until_end(s, now, p)
 		if cost <= p.quota - s.count then
 			local after = s.count + cost
 			-- Every unit comes back at once, at the end of the window.
@@ -25,16 +25,16 @@ algorithms[1] = {
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.count))
-		expire_in(s.key, algorithms[1].until_end(s, now, p))
+		expire_in(s.key, algorithms[FIXED_WINDOW].until_end(s, now, p))
 	end,
 	commit = function(s, now, p, cost)
 		s.count = s.count + cost
-		algorithms[1].save(s, now, p)
+		algorithms[FIXED_WINDOW].save(s, now, p)
 	end,
 	refund = function(s, now, p, units, at)
 		if math.floor(at / p.period) == s.index and s.count > 0 then
 			s.count = math.max(0, s.count - units)
-			algorithms[1].save(s, now, p)
+			algorithms[FIXED_WINDOW].save(s, now, p)
 		end
 	end,
 	describe = function(s, now, p)

@@ -1,6 +1,6 @@
 -- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): hash {l = level, ts = drain
 -- instant}; a missing key is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
-algorithms[5] = {
+algorithms[LEAKY_BUCKET] = {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'l', 'ts')
 		local level = tonumber(stored[1])
@@ -22,7 +22,7 @@ algorithms[5] = {
 		return ceil_us(units * p.period / p.rate)
 	end,
 	probe = function(s, now, p, cost)
-		local bucket = algorithms[5]
+		local bucket = algorithms[LEAKY_BUCKET]
 		if s.level + cost <= p.quota + EPSILON then
 			local after = math.min(p.quota, s.level + cost)
 			local remaining = whole_units(p.quota - after)
@@ -39,15 +39,15 @@ algorithms[5] = {
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 'l', exact(s.level), 'ts', exact(s.at))
-		expire_in(s.key, algorithms[5].until_drained(p, s.level))
+		expire_in(s.key, algorithms[LEAKY_BUCKET].until_drained(p, s.level))
 	end,
 	commit = function(s, now, p, cost)
 		s.level = math.min(p.quota, s.level + cost)
-		algorithms[5].save(s, now, p)
+		algorithms[LEAKY_BUCKET].save(s, now, p)
 	end,
 	refund = function(s, now, p, units, at)
 		s.level = math.max(0, s.level - units)
-		algorithms[5].save(s, now, p)
+		algorithms[LEAKY_BUCKET].save(s, now, p)
 	end,
 	describe = function(s, now, p)
 		return { exact(s.level) }

@@ -1,7 +1,7 @@
 -- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): hash
 -- {w = window index, c = current count, p = previous count};
 -- estimate = current + previous * (1 - elapsed / window), admitted when estimate + cost <= limit.
-algorithms[3] = {
+algorithms[SLIDING_WINDOW_COUNTER] = {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'w', 'c', 'p')
 		local index = math.floor(now / p.period)
@@ -42,7 +42,7 @@ algorithms[3] = {
 		end
 		local room_next = p.quota - units
 		if room_next < 0 then
-			return algorithms[3].until_empty(s, p, current)
+			return algorithms[SLIDING_WINDOW_COUNTER].until_empty(s, p, current)
 		end
 		if current <= room_next then
 			return until_window_end
@@ -50,7 +50,7 @@ algorithms[3] = {
 		return until_window_end + ceil_us(p.period * (1 - room_next / current))
 	end,
 	probe = function(s, now, p, cost)
-		local counter = algorithms[3]
+		local counter = algorithms[SLIDING_WINDOW_COUNTER]
 		local estimate = counter.estimate(s, p)
 		if estimate + cost <= p.quota + EPSILON then
 			local remaining = whole_units(p.quota - estimate - cost)
@@ -72,19 +72,19 @@ algorithms[3] = {
 	end,
 	commit = function(s, now, p, cost)
 		s.current = s.current + cost
-		algorithms[3].save(s, now, p)
+		algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
 	end,
 	refund = function(s, now, p, units, at)
 		local at_index = math.floor(at / p.period)
 		if at_index == s.index and s.current > 0 then
 			s.current = math.max(0, s.current - units)
-			algorithms[3].save(s, now, p)
+			algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
 		elseif at_index == s.index - 1 and s.previous > 0 then
 			s.previous = math.max(0, s.previous - units)
-			algorithms[3].save(s, now, p)
+			algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
 		end
 	end,
 	describe = function(s, now, p)
-		return { s.current, s.previous, exact(algorithms[3].estimate(s, p)) }
+		return { s.current, s.previous, exact(algorithms[SLIDING_WINDOW_COUNTER].estimate(s, p)) }
 	end,
 }

@@ -1,6 +1,6 @@
 -- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): a list of admission
 -- instants in microseconds, oldest first; a unit admitted at t counts while now < t + window.
-algorithms[2] = {
+algorithms[SLIDING_WINDOW_LOG] = {
 	load = function(key, now, p)
 		while true do
 			local oldest = redis.call('LINDEX', key, 0)
@@ -18,7 +18,7 @@ algorithms[2] = {
 		return math.max(0, tonumber(redis.call('LINDEX', s.key, index)) + p.period - now)
 	end,
 	probe = function(s, now, p, cost)
-		local log = algorithms[2]
+		local log = algorithms[SLIDING_WINDOW_LOG]
 		if cost <= p.quota - s.size then
 			-- A unit comes back when the oldest entry expires; the request's own
 			-- entries are the oldest when the log was empty.

@@ -1,6 +1,6 @@
 -- Token bucket (dev.ratelimit.algorithm.TokenBucket): hash {t = tokens, ts = refill instant};
 -- a missing key is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
-algorithms[4] = {
+algorithms[TOKEN_BUCKET] = {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 't', 'ts')
 		local tokens = tonumber(stored[1])
@@ -24,7 +24,7 @@ algorithms[4] = {
 		return ceil_us(missing * p.period / p.rate)
 	end,
 	probe = function(s, now, p, cost)
-		local bucket = algorithms[4]
+		local bucket = algorithms[TOKEN_BUCKET]
 		if s.tokens + EPSILON >= cost then
 			local after = math.max(0, s.tokens - cost)
 			local remaining = whole_units(after)
@@ -40,15 +40,15 @@ algorithms[4] = {
 	end,
 	save = function(s, now, p)
 		redis.call('HMSET', s.key, 't', exact(s.tokens), 'ts', exact(s.at))
-		expire_in(s.key, algorithms[4].until_holding(p, p.quota, s.tokens))
+		expire_in(s.key, algorithms[TOKEN_BUCKET].until_holding(p, p.quota, s.tokens))
 	end,
 	commit = function(s, now, p, cost)
 		s.tokens = math.max(0, s.tokens - cost)
-		algorithms[4].save(s, now, p)
+		algorithms[TOKEN_BUCKET].save(s, now, p)
 	end,
 	refund = function(s, now, p, units, at)
 		s.tokens = math.min(p.quota, s.tokens + units)
-		algorithms[4].save(s, now, p)
+		algorithms[TOKEN_BUCKET].save(s, now, p)
 	end,
 	describe = function(s, now, p)
 		return { exact(s.tokens) }

@@ -272,7 +272,7 @@ class RedisAlgorithmScriptTests {
 	@Test
 	void peekOfAnUnknownBucketIsEmpty() {
 		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
-		assertThat(this.script.peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
+		assertThat(new BucketReader(this.script).peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
 	}
 
 	private long redisTimeMicros() {
@@ -298,7 +298,7 @@ class RedisAlgorithmScriptTests {
 	}
 
 	private BucketSnapshot peek(TierLayout layout, String key) {
-		return this.script.peek(new BucketId("orders", "free", key), layout).block();
+		return new BucketReader(this.script).peek(new BucketId("orders", "free", key), layout).block();
 	}
 
 	private TierLayout layout(Limit... limits) {

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
+import org.springframework.data.redis.core.script.RedisScript;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -117,7 +119,7 @@ class RedisBucketStoreTests {
 		Verdict verdict = store.acquire(id, tier, 1).block();
 		assertThat(verdict.fallback()).isFalse();
 		assertThat(verdict.reported().remaining()).isEqualTo(3);
-		String sha = new BucketScript(redis.template(), "rl").sha1();
+		String sha = RedisScript.of(BucketScript.source(), List.class).getSha1();
 		assertThat(redis.template()
 			.execute((connection) -> connection.scriptingCommands().scriptExists(sha))
 			.blockFirst()).isTrue();

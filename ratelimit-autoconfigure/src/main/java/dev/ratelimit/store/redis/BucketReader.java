@@ -1,0 +1,168 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.LimitSnapshot;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.core.ScanOptions;
+
+/**
+ * The read side of the Redis buckets, for the actuator and metrics: live buckets found
+ * with SCAN, described with the script's {@code peek} (which consumes nothing), and
+ * reset by deleting their keys. Requests are never decided here.
+ */
+final class BucketReader {
+
+	/**
+	 * Keys asked of Redis per SCAN call: bounded batches, so that walking a large
+	 * keyspace never blocks Redis.
+	 */
+	private static final long SCAN_BATCH = 500;
+
+	private static final Duration MINIMUM_READ_TIMEOUT = Duration.ofSeconds(1);
+
+	/**
+	 * The state values the script's peek returns for each algorithm, by name.
+	 */
+	private static final Map<Algorithm, List<String>> STATE_NAMES = Map.of(Algorithm.FIXED_WINDOW, List.of("count"),
+			Algorithm.SLIDING_WINDOW_LOG, List.of("logSize"), Algorithm.SLIDING_WINDOW_COUNTER,
+			List.of("current", "previous", "estimate"), Algorithm.TOKEN_BUCKET, List.of("tokens"),
+			Algorithm.LEAKY_BUCKET, List.of("level"));
+
+	private final BucketScript script;
+
+	BucketReader(BucketScript script) {
+		this.script = script;
+	}
+
+	/**
+	 * How long a read-side step may wait on Redis: far longer than a decision, which
+	 * must be fast, but bounded, so that an actuator call never hangs on a dead Redis.
+	 */
+	static Duration readTimeout(Duration decisionTimeout) {
+		Duration scaled = decisionTimeout.multipliedBy(4);
+		return (scaled.compareTo(MINIMUM_READ_TIMEOUT) > 0) ? scaled : MINIMUM_READ_TIMEOUT;
+	}
+
+	/**
+	 * The bucket as it stands, consuming nothing; empty when it is not live.
+	 */
+	Mono<BucketSnapshot> peek(BucketId id, TierLayout layout) {
+		return this.script.call(layout, id.key(), "peek", 0, 0, 0, Refund.NONE, Refund.NONE)
+			.filter((reply) -> !reply.isEmpty())
+			.map((reply) -> snapshot(id, layout.tier(), reply));
+	}
+
+	/**
+	 * The live buckets of a policy, walked with SCAN in bounded batches.
+	 */
+	Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
+		return scan(policy).concatMap((metaKey) -> {
+			for (TierLayout layout : this.script.layouts(policy)) {
+				Optional<String> clientKey = layout.clientKeyOf(metaKey);
+				if (clientKey.isPresent()) {
+					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey.get()), layout);
+				}
+			}
+			return Mono.empty();
+		}, 8);
+	}
+
+	/**
+	 * The live buckets of one client key, one per tier it was judged under.
+	 */
+	Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String clientKey) {
+		return Flux.fromIterable(this.script.layouts(policy))
+			.concatMap((layout) -> peek(new BucketId(policy.id(), layout.tier().name(), clientKey), layout));
+	}
+
+	/**
+	 * Forget every bucket of one client key.
+	 * @return whether there was one
+	 */
+	Mono<Boolean> reset(RateLimitPolicy policy, String clientKey) {
+		// One DEL per tier: different tiers are different hash tags, maybe different
+		// cluster slots.
+		return Flux.fromIterable(this.script.layouts(policy))
+			.concatMap((layout) -> delete(layout, clientKey))
+			.reduce(false, Boolean::logicalOr);
+	}
+
+	/**
+	 * How many live buckets a policy has, counted with SCAN.
+	 */
+	Mono<Long> count(RateLimitPolicy policy) {
+		return scan(policy).count();
+	}
+
+	private Mono<Boolean> delete(TierLayout layout, String clientKey) {
+		return this.script.onRedis(this.script.redis().delete(Flux.fromIterable(layout.keys(clientKey))).flux())
+			.single()
+			.map((deleted) -> deleted > 0);
+	}
+
+	private Flux<String> scan(RateLimitPolicy policy) {
+		// The escaped policy id holds no ':' and no glob character: the pattern matches the
+		// policy's meta keys and no other policy's.
+		String pattern = escapeGlob(this.script.keyPrefix()) + ":{" + TierLayout.escape(policy.id()) + ":*}:m";
+		return this.script
+			.onRedis(this.script.redis().scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
+	}
+
+	private static BucketSnapshot snapshot(BucketId id, Tier tier, List<Object> reply) {
+		List<Limit> limits = tier.limits();
+		List<LimitSnapshot> snapshots = new ArrayList<>(limits.size());
+		for (int i = 0; i < limits.size(); i++) {
+			Limit limit = limits.get(i);
+			int at = ScriptProtocol.PEEK_HEADER_VALUES + i * ScriptProtocol.PEEK_VALUES;
+			Decision now = new Decision(true, BucketScript.longAt(reply, at), limit.quota(),
+					BucketScript.microsAt(reply, at + 1), 0);
+			Map<String, Number> state = new LinkedHashMap<>();
+			List<String> names = STATE_NAMES.get(limit.algorithm());
+			for (int j = 0; j < names.size(); j++) {
+				state.put(names.get(j), number(String.valueOf(reply.get(at + 2 + j))));
+			}
+			snapshots.add(new LimitSnapshot(limit.algorithm().configName(), limit.quota(), now.remaining(),
+					now.resetSeconds(), state));
+		}
+		return new BucketSnapshot(id, BucketScript.longAt(reply, 0), snapshots);
+	}
+
+	/**
+	 * A count as a long, a fraction rounded to three decimals as the local store shows
+	 * it.
+	 */
+	private static Number number(String value) {
+		if (value.indexOf('.') < 0 && value.indexOf('e') < 0 && value.indexOf('E') < 0) {
+			return Long.parseLong(value);
+		}
+		return Math.round(Double.parseDouble(value) * 1000.0) / 1000.0;
+	}
+
+	private static String escapeGlob(String literal) {
+		StringBuilder escaped = new StringBuilder(literal.length());
+		for (int i = 0; i < literal.length(); i++) {
+			char c = literal.charAt(i);
+			if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+				escaped.append('\\');
+			}
+			escaped.append(c);
+		}
+		return escaped.toString();
+	}
+
+}

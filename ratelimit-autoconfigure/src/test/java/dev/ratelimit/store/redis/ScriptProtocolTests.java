@@ -1,0 +1,125 @@
+package dev.ratelimit.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.LimitSnapshot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Java side and the Lua script agree on {@link ScriptProtocol}: the Lua files use
+ * its names rather than numbers of their own, and every algorithm, in one tier, is
+ * judged, leased, given back and described through every mode on a real Redis, so that
+ * an argument or reply laid out differently on one side fails here.
+ */
+class ScriptProtocolTests {
+
+	@RegisterExtension
+	static final SharedRedis redis = new SharedRedis();
+
+	/**
+	 * One limit of each algorithm, each of ten units, none refilling or ending within a
+	 * test.
+	 */
+	private static final Tier EVERY_ALGORITHM = new Tier("free",
+			List.of(new FixedWindow(10, Duration.ofDays(1)), new SlidingWindowLog(10, Duration.ofHours(1)),
+					new SlidingWindowCounter(10, Duration.ofDays(1)), new TokenBucket(10, 1, Duration.ofHours(1)),
+					new LeakyBucket(10, 1, Duration.ofHours(1))));
+
+	@Test
+	void theTierCoversEveryAlgorithm() {
+		assertThat(EVERY_ALGORITHM.limits().stream().map(Limit::algorithm)).containsExactly(Algorithm.values());
+	}
+
+	@Test
+	void everyAlgorithmIsDefinedInLuaUnderItsProtocolName() throws IOException {
+		String lua = luaFiles();
+		for (Algorithm algorithm : Algorithm.values()) {
+			assertThat(lua).contains("algorithms[" + ScriptProtocol.luaName(algorithm) + "] = {");
+		}
+		assertThat(lua).as("algorithm codes written as numbers in Lua").doesNotContainPattern("algorithms\\[\\d");
+		assertThat(ScriptProtocol.luaConstants()).contains("local FIXED_WINDOW = 1\n", "local LEAKY_BUCKET = 5\n");
+	}
+
+	@Test
+	void theDriverReadsArgumentsAndWritesRepliesByTheProtocolsNames() throws IOException {
+		String driver = read("driver.lua");
+		assertThat(driver).contains("FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT", "REFUND_LOTS - 1",
+				"for j = 1, DECISION_VALUES do", "for j = 1, STATE_VALUES do");
+		assertThat(new TierLayout("rl", "orders", EVERY_ALGORITHM).arguments("acquire", 1, 0, 1, Refund.NONE,
+				Refund.NONE)).hasSize(ScriptProtocol.FIXED_ARGUMENTS
+						+ ScriptProtocol.ARGUMENTS_PER_LIMIT * EVERY_ALGORITHM.limits().size());
+	}
+
+	@Test
+	void everyAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		TierLayout layout = script.layout("orders", EVERY_ALGORITHM);
+		Decision[] acquired = script.acquire(layout, "client", 1).block();
+		assertThat(acquired).hasSize(5).allSatisfy((decision) -> {
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.remaining()).isEqualTo(9);
+			assertThat(decision.limit()).isEqualTo(10);
+		});
+		BucketScript.LeaseReply lease = script.lease(layout, "client", 1, 3, 2, Refund.NONE, Refund.NONE).block();
+		assertThat(lease.granted()).isEqualTo(3);
+		assertThat(lease.atMicros()).isPositive();
+		// After the lease, each limit judges one more unit against the six left.
+		assertThat(lease.decisions()).hasSize(5).allSatisfy((decision) -> {
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.remaining()).isEqualTo(5);
+		});
+		assertThat(describe(script, layout)).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(6));
+		// Both lots of a refund go back: one unit, then two.
+		BucketScript.LeaseReply refunded = script
+			.lease(layout, "client", 1, 0, 0, new Refund(1, lease.atMicros()), new Refund(2, lease.atMicros()))
+			.block();
+		assertThat(refunded.granted()).isZero();
+		BucketSnapshot snapshot = new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout)
+			.block();
+		assertThat(snapshot.requests()).isEqualTo(3);
+		assertThat(snapshot.limits()).hasSize(5).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(9));
+		assertThat(snapshot.limits().stream().map(LimitSnapshot::algorithm))
+			.containsExactly(EVERY_ALGORITHM.limits().stream().map((limit) -> limit.algorithm().configName())
+				.toArray(String[]::new));
+		assertThat(snapshot.limits().get(0).state()).containsEntry("count", 1L);
+		assertThat(snapshot.limits().get(2).state()).containsEntry("current", 1L).containsEntry("previous", 0L);
+	}
+
+	private static List<LimitSnapshot> describe(BucketScript script, TierLayout layout) {
+		return new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().limits();
+	}
+
+	private static String luaFiles() throws IOException {
+		StringBuilder lua = new StringBuilder();
+		for (String file : List.of("header.lua", "fixed_window.lua", "sliding_window_log.lua",
+				"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua")) {
+			lua.append(read(file));
+		}
+		return lua.toString();
+	}
+
+	private static String read(String file) throws IOException {
+		try (InputStream in = BucketScript.class.getResourceAsStream(file)) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+	}
+
+}
