@@ -1,5 +1,5 @@
 -- Fixed window counter (dev.ratelimit.algorithm.FixedWindow): hash {w = window index, c = count}.
-algorithms[FIXED_WINDOW] = {
+definitions[FIXED_WINDOW] = function() return {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'w', 'c')
 		local index = math.floor(now / p.period)
@@ -40,4 +40,4 @@ algorithms[FIXED_WINDOW] = {
 	describe = function(s, now, p)
 		return { s.count }
 	end,
-}
+} end

@@ -44,4 +44,14 @@ end
 -- Each algorithm: load (state now, rolled or refilled, nothing written), probe
 -- (allowed, remaining, reset, retry-after; nothing written), commit and refund (write
 -- the state and its expiry), describe (state for display).
-local algorithms = {}
+-- Only the algorithms a call uses are built: Redis runs the whole script on every call,
+-- and building all five tables of functions each time costs about a fifth of a token
+-- bucket's decision (measured with redis-benchmark and INFO commandstats).
+local definitions = {}
+local algorithms = setmetatable({}, {
+	__index = function(built, code)
+		local algorithm = definitions[code]()
+		rawset(built, code, algorithm)
+		return algorithm
+	end,
+})

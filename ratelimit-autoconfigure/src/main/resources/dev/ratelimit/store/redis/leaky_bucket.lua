@@ -1,6 +1,6 @@
 -- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): hash {l = level, ts = drain
 -- instant}; a missing key is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
-algorithms[LEAKY_BUCKET] = {
+definitions[LEAKY_BUCKET] = function() return {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'l', 'ts')
 		local level = tonumber(stored[1])
@@ -52,4 +52,4 @@ algorithms[LEAKY_BUCKET] = {
 	describe = function(s, now, p)
 		return { exact(s.level) }
 	end,
-}
+} end

@@ -1,7 +1,7 @@
 -- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): hash
 -- {w = window index, c = current count, p = previous count};
 -- estimate = current + previous * (1 - elapsed / window), admitted when estimate + cost <= limit.
-algorithms[SLIDING_WINDOW_COUNTER] = {
+definitions[SLIDING_WINDOW_COUNTER] = function() return {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 'w', 'c', 'p')
 		local index = math.floor(now / p.period)
@@ -87,4 +87,4 @@ algorithms[SLIDING_WINDOW_COUNTER] = {
 	describe = function(s, now, p)
 		return { s.current, s.previous, exact(algorithms[SLIDING_WINDOW_COUNTER].estimate(s, p)) }
 	end,
-}
+} end

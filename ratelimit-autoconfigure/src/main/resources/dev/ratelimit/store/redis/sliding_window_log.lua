@@ -1,6 +1,6 @@
 -- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): a list of admission
 -- instants in microseconds, oldest first; a unit admitted at t counts while now < t + window.
-algorithms[SLIDING_WINDOW_LOG] = {
+definitions[SLIDING_WINDOW_LOG] = function() return {
 	load = function(key, now, p)
 		while true do
 			local oldest = redis.call('LINDEX', key, 0)
@@ -60,4 +60,4 @@ algorithms[SLIDING_WINDOW_LOG] = {
 	describe = function(s, now, p)
 		return { s.size }
 	end,
-}
+} end

@@ -1,6 +1,6 @@
 -- Token bucket (dev.ratelimit.algorithm.TokenBucket): hash {t = tokens, ts = refill instant};
 -- a missing key is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
-algorithms[TOKEN_BUCKET] = {
+definitions[TOKEN_BUCKET] = function() return {
 	load = function(key, now, p)
 		local stored = redis.call('HMGET', key, 't', 'ts')
 		local tokens = tonumber(stored[1])
@@ -53,4 +53,4 @@ algorithms[TOKEN_BUCKET] = {
 	describe = function(s, now, p)
 		return { exact(s.tokens) }
 	end,
-}
+} end

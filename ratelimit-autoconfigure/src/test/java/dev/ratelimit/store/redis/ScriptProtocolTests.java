@@ -52,9 +52,9 @@ class ScriptProtocolTests {
 	void everyAlgorithmIsDefinedInLuaUnderItsProtocolName() throws IOException {
 		String lua = luaFiles();
 		for (Algorithm algorithm : Algorithm.values()) {
-			assertThat(lua).contains("algorithms[" + ScriptProtocol.luaName(algorithm) + "] = {");
+			assertThat(lua).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "] = function() return {");
 		}
-		assertThat(lua).as("algorithm codes written as numbers in Lua").doesNotContainPattern("algorithms\\[\\d");
+		assertThat(lua).as("algorithm codes written as numbers in Lua").doesNotContainPattern("(algorithms|definitions)\\[\\d");
 		assertThat(ScriptProtocol.luaConstants()).contains("local FIXED_WINDOW = 1\n", "local LEAKY_BUCKET = 5\n");
 	}
 
