@@ -17,6 +17,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
@@ -64,7 +65,7 @@ public final class BucketScript {
 	 * The opening of the connection in progress or done, shared by every call that
 	 * waits for it; cleared when it fails, so that the next call tries again.
 	 */
-	private final AtomicReference<Mono<Void>> opening = new AtomicReference<>();
+	private final AtomicReference<@Nullable Mono<Void>> opening = new AtomicReference<>();
 
 	/**
 	 * @param redis the template to call Redis with

@@ -14,6 +14,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -64,7 +65,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 
 	private volatile Scheduler scheduler;
 
-	private volatile Disposable syncing;
+	private volatile @Nullable Disposable syncing;
 
 	/**
 	 * @param script the bucket script, bound to the key prefix
@@ -118,7 +119,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	 * units it holds, or rejected while Redis last said the bucket is empty.
 	 */
 	@Override
-	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+	public @Nullable Verdict acquireNow(BucketId id, Tier tier, long cost) {
 		while (true) {
 			Lease lease = this.leases.computeIfAbsent(id, (key) -> newLease(id, tier));
 			if (lease.tier() != tier) {

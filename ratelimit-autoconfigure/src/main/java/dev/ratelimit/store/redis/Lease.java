@@ -11,6 +11,7 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -89,13 +90,13 @@ final class Lease {
 	private long cost = 1;
 
 	/** Each limit's decision on one more request after the last lease: what is left for the fleet. */
-	private Decision[] global;
+	private Decision @Nullable [] global;
 
 	private long globalAtNanos;
 
 	private long idleSinceNanos = -1;
 
-	private Mono<Void> pending;
+	private @Nullable Mono<Void> pending;
 
 	private boolean retired;
 

@@ -6,6 +6,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The verdicts a {@link Lease} gives without asking Redis, from what Redis last said
@@ -47,7 +48,7 @@ final class LeaseVerdicts {
 	 * the limit closest to exhaustion rejects until then.
 	 * @param global what Redis last said, or {@code null} when it said nothing yet
 	 */
-	static Verdict shareSpent(Tier tier, Decision[] global, long elapsed, long syncIntervalNanos) {
+	static Verdict shareSpent(Tier tier, Decision @Nullable [] global, long elapsed, long syncIntervalNanos) {
 		List<Limit> limits = tier.limits();
 		Decision[] decisions = new Decision[limits.size()];
 		int tightest = 0;

@@ -11,10 +11,11 @@ import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -31,7 +32,7 @@ public final class RemoteFailureGuard {
 
 	private final CircuitBreaker circuitBreaker;
 
-	private final BucketStore localStore;
+	private final @Nullable BucketDecider localStore;
 
 	private final Verdict denied;
 
@@ -42,7 +43,7 @@ public final class RemoteFailureGuard {
 	 */
 	private final ThrottledLog warnings;
 
-	private final AtomicReference<String> lastError = new AtomicReference<>();
+	private final AtomicReference<@Nullable String> lastError = new AtomicReference<>();
 
 	/**
 	 * @param storeName the guarded store's name, for logs and health
@@ -53,7 +54,7 @@ public final class RemoteFailureGuard {
 	 * @param clock the clock of the warning's rate limit
 	 */
 	public RemoteFailureGuard(String storeName, FailureMode failureMode, CircuitBreaker circuitBreaker,
-			BucketStore localStore, MonotonicClock clock) {
+			@Nullable BucketDecider localStore, MonotonicClock clock) {
 		if (failureMode == FailureMode.LOCAL && localStore == null) {
 			throw new IllegalArgumentException("ratelimit.redis.on-failure=local needs a local store");
 		}
