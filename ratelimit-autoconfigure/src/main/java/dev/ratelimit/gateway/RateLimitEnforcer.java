@@ -27,6 +27,10 @@ import org.springframework.web.server.ServerWebExchange;
  * When the tier, cost and key are in the request and the store decides in memory, a
  * request is judged in line, without a reactive operator; otherwise each answer is
  * awaited.
+ * <p>
+ * Longer than most classes here on purpose: the request path reads top to bottom in
+ * one place (tier, cost, key, store, verdict, headers or rejection), both its in-line
+ * and its reactive form, rather than across helpers that would each see a fragment.
  */
 final class RateLimitEnforcer {
 

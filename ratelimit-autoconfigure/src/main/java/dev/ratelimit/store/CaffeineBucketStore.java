@@ -37,6 +37,10 @@ import reactor.core.publisher.Mono;
  * timeout) is held once per tier. When the cache is full, evicting a bucket while a
  * request is being judged against it lets the next request start a fresh one: under
  * that pressure a client may get a new quota, never a crash.
+ * <p>
+ * A little over 300 lines because both ports live here (the decision, and the read side
+ * the actuator walks) along with taking buckets over across a live reload: all three
+ * need the cache's layout, which stays private to this class.
  */
 public final class CaffeineBucketStore implements BucketStore {
 
