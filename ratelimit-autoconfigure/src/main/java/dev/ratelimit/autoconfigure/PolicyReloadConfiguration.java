@@ -1,6 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 
@@ -30,8 +31,9 @@ class PolicyReloadConfiguration {
 	@ConditionalOnMissingBean
 	PolicyReloader rateLimitPolicyReloader(Environment environment, ListableBeanFactory beanFactory,
 			LivePolicies policies, ObjectProvider<RateLimitRouteValidator> routeValidator,
-			ApplicationEventPublisher publisher) {
-		return new PolicyReloader(environment, beanFactory, policies, routeValidator.getIfAvailable(), publisher);
+			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher) {
+		return new PolicyReloader(environment, beanFactory, policies, routeValidator.getIfAvailable(), webFilter,
+				publisher);
 	}
 
 }

@@ -9,12 +9,14 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
@@ -60,18 +62,23 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 
 	private final RateLimitRouteValidator routeValidator;
 
+	private final ObjectProvider<RateLimitWebFilter> webFilter;
+
 	private final ApplicationEventPublisher publisher;
 
 	/**
 	 * @param routeValidator what checks routes against policies, or {@code null} when
 	 * there is none
+	 * @param webFilter the web filter of {@code ratelimit.web.routes}, if there is one
 	 */
 	PolicyReloader(Environment environment, ListableBeanFactory beanFactory, LivePolicies policies,
-			RateLimitRouteValidator routeValidator, ApplicationEventPublisher publisher) {
+			RateLimitRouteValidator routeValidator, ObjectProvider<RateLimitWebFilter> webFilter,
+			ApplicationEventPublisher publisher) {
 		this.environment = environment;
 		this.beanFactory = beanFactory;
 		this.policies = policies;
 		this.routeValidator = routeValidator;
+		this.webFilter = webFilter;
 		this.publisher = publisher;
 	}
 
@@ -127,13 +134,20 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 		RateLimitProperties properties = binder.bindOrCreate(PREFIX, RateLimitProperties.class);
 		Set<String> keyResolvers = Set.of(this.beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
 		RateLimitPolicies next = new RateLimitPolicyFactory(keyResolvers).create(properties);
+		List<ConfigurationProblem> problems = new ArrayList<>();
 		if (this.routeValidator != null) {
 			// The routes as configured now, which the same refresh may have changed.
 			GatewayProperties routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
-			List<ConfigurationProblem> problems = this.routeValidator.problems(next, routes);
-			if (!problems.isEmpty()) {
-				throw new InvalidRateLimitConfigurationException(problems);
-			}
+			problems.addAll(this.routeValidator.problems(next, routes));
+			problems.addAll(this.routeValidator.rateLimiterProblems(this.policies.get(), next, routes));
+		}
+		RateLimitWebFilter webFilter = this.webFilter.getIfAvailable();
+		if (webFilter != null) {
+			// The web routes are read once, at start-up: they are the routes in force.
+			problems.addAll(new WebRouteFactory(next, true).reloadProblems(webFilter.routes()));
+		}
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
 		}
 		return next;
 	}

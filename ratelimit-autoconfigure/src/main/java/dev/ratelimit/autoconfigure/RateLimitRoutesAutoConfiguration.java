@@ -2,6 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.List;
 
+import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitFilters;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
 import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -44,6 +46,17 @@ public final class RateLimitRoutesAutoConfiguration {
 			ListableBeanFactory beanFactory) {
 		return new PolicyRequestRateLimiterGatewayFilterFactory(
 				List.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false)));
+	}
+
+	/**
+	 * Each policy's {@code RateLimiter} bean judges the next request under reloaded
+	 * policies.
+	 */
+	@Bean
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitPolicyRateLimitersReload(
+			ListableBeanFactory beanFactory) {
+		return (event) -> beanFactory.getBeansOfType(PolicyRateLimiter.class)
+			.forEach((name, limiter) -> PoliciesReloadedListener.apply(name, () -> limiter.reload(event.getPolicies())));
 	}
 
 	@Bean

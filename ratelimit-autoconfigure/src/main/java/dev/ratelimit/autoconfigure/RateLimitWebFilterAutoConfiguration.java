@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.util.ClassUtils;
@@ -35,6 +36,16 @@ public final class RateLimitWebFilterAutoConfiguration {
 		return RateLimitWebFilter.of(enforcers,
 				new WebRouteFactory(policies, gatewayPresent).create(properties.getWeb().getRoutes()), beanFactory,
 				gatewayPresent, properties.getWeb().getOrder());
+	}
+
+	/**
+	 * The web filter judges the next request under reloaded policies.
+	 */
+	@Bean
+	@ConditionalOnBean(RateLimitWebFilter.class)
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitWebFilterReload(RateLimitWebFilter webFilter) {
+		return (event) -> PoliciesReloadedListener.apply("rateLimitWebFilter",
+				() -> webFilter.reload(event.getPolicies()));
 	}
 
 }

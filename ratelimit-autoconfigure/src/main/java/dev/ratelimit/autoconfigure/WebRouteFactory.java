@@ -86,6 +86,27 @@ final class WebRouteFactory {
 		return routes;
 	}
 
+	/**
+	 * What would be wrong with the routes in force, validated at start-up, under
+	 * reloaded policies: a route whose policy is no longer defined (removed or renamed),
+	 * or no longer works without the gateway.
+	 * @param routes the routes in force, in the order of {@code ratelimit.web.routes}
+	 */
+	List<ConfigurationProblem> reloadProblems(List<Route> routes) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		for (int i = 0; i < routes.size(); i++) {
+			Route route = routes.get(i);
+			List<ConfigurationProblem> routeProblems = new ArrayList<>();
+			policy(PREFIX + "[" + i + "]", route.policy().id(), routeProblems);
+			for (ConfigurationProblem problem : routeProblems) {
+				problems.add(new ConfigurationProblem(
+						problem.property() + " (web route '" + route.id() + "', read once at start-up)",
+						problem.value(), problem.rule()));
+			}
+		}
+		return problems;
+	}
+
 	private static List<PathPattern> patterns(String path, List<String> paths, List<ConfigurationProblem> problems) {
 		if (paths.isEmpty()) {
 			problems.add(new ConfigurationProblem(path + ".paths", "[]",

@@ -6,10 +6,13 @@ import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.ThrottledLog;
+import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
@@ -45,37 +48,63 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 */
 	private static final Pattern BEAN_REFERENCE = Pattern.compile("#\\{\\s*@'?([^'}]+?)'?\\s*}");
 
+	private static final Log logger = LogFactory.getLog(PolicyRateLimiter.class);
+
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
 	private static final ThrottledLog listenerFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
-	private final RateLimitPolicy policy;
+	private final String policyId;
 
-	private final BucketDecider store;
+	private final RateLimitEnforcers enforcers;
 
-	private final Map<String, String> tiersByApiKey;
+	/**
+	 * Everything a decision uses, from one snapshot of the policies, replaced whole on a
+	 * live reload: a request reads it once, so it never sees a mix of two snapshots.
+	 */
+	private volatile Snapshot snapshot;
 
-	private final Map<String, TierPlan> plansByTier;
+	private volatile boolean removalLogged;
 
-	private final TierPlan defaultPlan;
+	/**
+	 * @param enforcers builds the stores, plans and listeners of the policy
+	 * @param policies the snapshot of the policies the limiter starts with
+	 * @param policy the policy, one of {@code policies}
+	 */
+	PolicyRateLimiter(RateLimitEnforcers enforcers, RateLimitPolicies policies, RateLimitPolicy policy) {
+		this.policyId = policy.id();
+		this.enforcers = enforcers;
+		this.snapshot = Snapshot.of(enforcers, policies, policy);
+	}
 
-	private final RateLimitListener[] listeners;
-
-	PolicyRateLimiter(RateLimitPolicy policy, BucketDecider store, Map<String, String> tiersByApiKey,
-			Map<String, TierPlan> plansByTier, RateLimitListener[] listeners) {
-		this.policy = policy;
-		this.store = store;
-		this.tiersByApiKey = tiersByApiKey;
-		this.plansByTier = Map.copyOf(plansByTier);
-		this.defaultPlan = plansByTier.get(policy.defaultTier().name());
-		this.listeners = listeners;
+	/**
+	 * Judge the next requests under reloaded, validated policies. A policy the reload
+	 * removed keeps the settings it had, with one warning: a {@code RequestRateLimiter}
+	 * route still naming this bean would otherwise fail every request (a reload that
+	 * removes a policy such a route names in the gateway's properties is refused before
+	 * it gets here).
+	 * @param policies the policies now in force
+	 */
+	public void reload(RateLimitPolicies policies) {
+		RateLimitPolicy policy = policies.policy(this.policyId);
+		if (policy == null) {
+			if (!this.removalLogged) {
+				this.removalLogged = true;
+				logger.warn("Rate limit policy '" + this.policyId + "' was removed by a reload, but its RateLimiter bean '"
+						+ this.policyId + BEAN_NAME_SUFFIX + "' stays until a restart: it keeps judging requests under"
+						+ " the policy's last settings");
+			}
+			return;
+		}
+		this.snapshot = Snapshot.of(this.enforcers, policies, policy);
+		this.removalLogged = false;
 	}
 
 	/**
 	 * The policy this limiter applies.
 	 */
 	public String policyId() {
-		return this.policy.id();
+		return this.policyId;
 	}
 
 	/**
@@ -102,35 +131,38 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
 	@Override
 	public Mono<Response> isAllowed(String routeId, String id) {
-		String tierName = this.tiersByApiKey.get(id);
-		TierPlan plan = (tierName != null) ? this.plansByTier.getOrDefault(tierName, this.defaultPlan)
-				: this.defaultPlan;
-		BucketId bucket = new BucketId(this.policy.id(), plan.tier().name(), id);
+		Snapshot current = this.snapshot;
+		String tierName = current.tiersByApiKey().get(id);
+		TierPlan plan = (tierName != null) ? current.plansByTier().getOrDefault(tierName, current.defaultPlan())
+				: current.defaultPlan();
+		RateLimitPolicy policy = current.policy();
+		BucketDecider store = current.store();
+		BucketId bucket = new BucketId(policy.id(), plan.tier().name(), id);
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		Verdict now;
 		try {
-			now = this.store.acquireNow(bucket, plan.tier(), this.policy.cost());
+			now = store.acquireNow(bucket, plan.tier(), policy.cost());
 		}
 		catch (RuntimeException ex) {
-			now = storeFailed(routeId, ex);
+			now = storeFailed(current, routeId, ex);
 		}
 		if (now != null) {
-			return Mono.just(respond(routeId, plan, now, start));
+			return Mono.just(respond(current, routeId, plan, now, start));
 		}
-		return this.store.acquire(bucket, plan.tier(), this.policy.cost())
-			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(routeId, null)))
-			.onErrorResume((error) -> Mono.just(storeFailed(routeId, error)))
-			.map((verdict) -> respond(routeId, plan, verdict, start));
+		return store.acquire(bucket, plan.tier(), policy.cost())
+			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(current, routeId, null)))
+			.onErrorResume((error) -> Mono.just(storeFailed(current, routeId, error)))
+			.map((verdict) -> respond(current, routeId, plan, verdict, start));
 	}
 
-	private Response respond(String routeId, TierPlan plan, Verdict verdict, long start) {
-		notifyListeners(routeId, plan, Outcome.of(verdict, this.policy.shadow()),
+	private Response respond(Snapshot current, String routeId, TierPlan plan, Verdict verdict, long start) {
+		notifyListeners(current, routeId, plan, Outcome.of(verdict, current.policy().shadow()),
 				MonotonicClock.SYSTEM.nanoTime() - start);
 		HttpHeaders headers = new HttpHeaders();
 		if (verdict.limitCount() > 0) {
 			plan.headers().write(headers, verdict);
 		}
-		boolean reject = !verdict.allowed() && !this.policy.shadow();
+		boolean reject = !verdict.allowed() && !current.policy().shadow();
 		if (reject) {
 			// A 429 may say how long to wait (RFC 6585 section 4), in delay-seconds
 			// (RFC 9110 section 10.2.3).
@@ -139,16 +171,17 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 		return new Response(!reject, headers.toSingleValueMap());
 	}
 
-	private Verdict storeFailed(String routeId, Throwable error) {
-		storeFailures.warn(() -> "Rate limit store '" + this.store.name() + "' failed for policy '" + this.policy.id()
-				+ "' on route '" + routeId + "'; letting the request through", error);
+	private Verdict storeFailed(Snapshot current, String routeId, Throwable error) {
+		storeFailures.warn(() -> "Rate limit store '" + current.store().name() + "' failed for policy '"
+				+ this.policyId + "' on route '" + routeId + "'; letting the request through", error);
 		return Verdict.FAIL_OPEN;
 	}
 
-	private void notifyListeners(String routeId, TierPlan plan, Outcome outcome, long decisionNanos) {
-		for (RateLimitListener listener : this.listeners) {
+	private void notifyListeners(Snapshot current, String routeId, TierPlan plan, Outcome outcome,
+			long decisionNanos) {
+		for (RateLimitListener listener : current.listeners()) {
 			try {
-				listener.onDecision(this.policy.id(), plan.tier().name(), routeId, this.store.name(), outcome,
+				listener.onDecision(this.policyId, plan.tier().name(), routeId, current.store().name(), outcome,
 						decisionNanos);
 			}
 			catch (RuntimeException ex) {
@@ -175,12 +208,30 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 */
 	@Override
 	public RateLimitPolicy newConfig() {
-		return this.policy;
+		return this.snapshot.policy();
 	}
 
 	@Override
 	public String toString() {
-		return "PolicyRateLimiter[policy=" + this.policy.id() + ", store=" + this.store.name() + "]";
+		return "PolicyRateLimiter[policy=" + this.policyId + ", store=" + this.snapshot.store().name() + "]";
+	}
+
+	/**
+	 * What one snapshot of the policies makes of this limiter's policy.
+	 */
+	private record Snapshot(RateLimitPolicy policy, BucketDecider store, Map<String, String> tiersByApiKey,
+			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, RateLimitListener[] listeners) {
+
+		/**
+		 * @throws InvalidRateLimitConfigurationException when the policy's store is not
+		 * available or its headers could not describe a tier
+		 */
+		static Snapshot of(RateLimitEnforcers enforcers, RateLimitPolicies policies, RateLimitPolicy policy) {
+			Map<String, TierPlan> plans = Map.copyOf(enforcers.plans(policy));
+			return new Snapshot(policy, enforcers.decider(policy), policies.tiersByApiKey(), plans,
+					plans.get(policy.defaultTier().name()), enforcers.listeners());
+		}
+
 	}
 
 }

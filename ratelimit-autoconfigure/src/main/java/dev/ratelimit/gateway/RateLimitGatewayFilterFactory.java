@@ -95,8 +95,7 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 					unknownPolicyRule(policies))));
 		}
 		// Built here, not by the enforcers, which must load without the gateway's classes.
-		return new PolicyRateLimiter(policy, this.enforcers.decider(policy), policies.tiersByApiKey(),
-				this.enforcers.plans(policy), this.enforcers.listeners());
+		return new PolicyRateLimiter(this.enforcers, policies, policy);
 	}
 
 	/**

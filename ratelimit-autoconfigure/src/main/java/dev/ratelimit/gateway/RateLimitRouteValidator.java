@@ -2,6 +2,7 @@ package dev.ratelimit.gateway;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -79,6 +80,42 @@ public class RateLimitRouteValidator implements InitializingBean {
 			}
 		}
 		return problems;
+	}
+
+	/**
+	 * What would be wrong with a reload from {@code inForce} to {@code next}: a
+	 * {@code RequestRateLimiter} filter of {@code gatewayProperties} naming the
+	 * {@code <policy>RateLimiter} bean of a policy the reload removes. A name that was
+	 * no policy before is the application's own bean, and none of ours to judge.
+	 * @param gatewayProperties the gateway's configured routes
+	 */
+	public List<ConfigurationProblem> rateLimiterProblems(RateLimitPolicies inForce, RateLimitPolicies next,
+			GatewayProperties gatewayProperties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		checkRateLimiters(inForce, next, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), problems);
+		List<RouteDefinition> routes = gatewayProperties.getRoutes();
+		for (int i = 0; i < routes.size(); i++) {
+			if (routes.get(i).isEnabled()) {
+				checkRateLimiters(inForce, next, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(),
+						problems);
+			}
+		}
+		return problems;
+	}
+
+	private static void checkRateLimiters(RateLimitPolicies inForce, RateLimitPolicies next, String path,
+			List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
+		for (int i = 0; i < filters.size(); i++) {
+			String policyId = PolicyRateLimiter.policyId(filters.get(i));
+			if (policyId != null && inForce.policy(policyId) != null && next.policy(policyId) == null) {
+				problems.add(new ConfigurationProblem(path + "[" + i + "]",
+						filters.get(i).getName() + " rate-limiter=#{@" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX
+								+ "}",
+						"must name the RateLimiter bean of a policy defined under ratelimit.policies: policy '"
+								+ policyId + "' would be removed (defined: " + new TreeSet<>(next.byId().keySet())
+								+ ")"));
+			}
+		}
 	}
 
 	private static void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,

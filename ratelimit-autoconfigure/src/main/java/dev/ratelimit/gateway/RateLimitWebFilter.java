@@ -1,11 +1,15 @@
 package dev.ratelimit.gateway;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -26,13 +30,28 @@ import org.springframework.web.util.pattern.PathPattern;
  */
 public final class RateLimitWebFilter implements WebFilter, Ordered {
 
-	private final Limited[] routes;
+	private final RateLimitEnforcers enforcers;
+
+	private final List<Route> routes;
+
+	private final @Nullable KeyResolverBeans keyResolverBeans;
+
+	/**
+	 * Each route with its enforcer, all built from one snapshot of the policies and
+	 * replaced whole on a live reload: a request reads it once, so it never sees a mix of
+	 * two snapshots.
+	 */
+	private volatile Limited[] limited;
 
 	private final int order;
 
-	private RateLimitWebFilter(Limited[] routes, int order) {
-		this.routes = routes;
+	private RateLimitWebFilter(RateLimitEnforcers enforcers, List<Route> routes,
+			@Nullable KeyResolverBeans keyResolverBeans, int order) {
+		this.enforcers = enforcers;
+		this.routes = List.copyOf(routes);
+		this.keyResolverBeans = keyResolverBeans;
 		this.order = order;
+		this.limited = limited(enforcers.policies());
 	}
 
 	/**
@@ -49,12 +68,45 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 			boolean gatewayPresent, int order) {
 		KeyResolverBeans keyResolverBeans = gatewayPresent
 				? RateLimitGatewayFilterFactory.gatewayKeyResolvers(beanFactory) : null;
-		List<Limited> limited = new ArrayList<>(routes.size());
-		for (Route route : routes) {
-			limited.add(new Limited(route.paths().toArray(new PathPattern[0]), route.methods(),
-					enforcers.enforcer(route.policy(), route.id(), keyResolverBeans)));
+		return new RateLimitWebFilter(enforcers, routes, keyResolverBeans, order);
+	}
+
+	/**
+	 * The routes, as validated at start-up.
+	 */
+	public List<Route> routes() {
+		return this.routes;
+	}
+
+	/**
+	 * Judge the next requests under reloaded policies: every route's enforcer is built
+	 * again from {@code policies}, then all are put in force at once. The routes
+	 * themselves ({@code ratelimit.web.*}) stay as they were.
+	 * @param policies the policies now in force, validated to define every route's
+	 * policy
+	 * @throws InvalidRateLimitConfigurationException when a route's policy is not
+	 * defined, its store is not available or its headers could not describe a tier; the
+	 * enforcers in force then stay
+	 */
+	public void reload(RateLimitPolicies policies) {
+		this.limited = limited(policies);
+	}
+
+	private Limited[] limited(RateLimitPolicies policies) {
+		Limited[] limited = new Limited[this.routes.size()];
+		for (int i = 0; i < limited.length; i++) {
+			Route route = this.routes.get(i);
+			RateLimitPolicy policy = policies.policy(route.policy().id());
+			if (policy == null) {
+				throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
+						"web route '" + route.id() + "' policy", route.policy().id(),
+						"must name a policy defined under ratelimit.policies (defined: "
+								+ new TreeSet<>(policies.byId().keySet()) + ")")));
+			}
+			limited[i] = new Limited(route.paths().toArray(new PathPattern[0]), route.methods(),
+					this.enforcers.enforcer(policies, policy, route.id(), this.keyResolverBeans));
 		}
-		return new RateLimitWebFilter(limited.toArray(new Limited[0]), order);
+		return limited;
 	}
 
 	@Override
@@ -62,7 +114,7 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 		ServerHttpRequest request = exchange.getRequest();
 		PathContainer path = request.getPath().pathWithinApplication();
 		HttpMethod method = request.getMethod();
-		for (Limited route : this.routes) {
+		for (Limited route : this.limited) {
 			if (route.matches(path, method)) {
 				return route.enforcer().enforce(exchange, chain, WebFilterChain::filter);
 			}
@@ -82,7 +134,8 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 	 * @param paths the path patterns, any of which a request's path (within the
 	 * application's context path) must match
 	 * @param methods the methods a request must have, or empty for any
-	 * @param policy the policy the route enforces
+	 * @param policy the policy the route enforces, as validated at start-up; a live reload
+	 * puts the policy of the same id in force
 	 */
 	public record Route(String id, List<PathPattern> paths, Set<HttpMethod> methods, RateLimitPolicy policy) {
 

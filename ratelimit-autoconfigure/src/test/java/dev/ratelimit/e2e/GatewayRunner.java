@@ -4,12 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import com.jayway.jsonpath.JsonPath;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -78,6 +82,20 @@ final class GatewayRunner implements AutoCloseable {
 
 	ConfigurableApplicationContext context() {
 		return this.context;
+	}
+
+	/**
+	 * Change the environment as a config server or {@code /actuator/refresh} would, and
+	 * announce the changed keys as Spring Cloud does.
+	 * @param properties {@code key=value} pairs
+	 */
+	void changeEnvironment(String... properties) {
+		TestPropertyValues.of(properties).applyTo(this.context);
+		Set<String> keys = new TreeSet<>();
+		for (String property : properties) {
+			keys.add(property.substring(0, property.indexOf('=')));
+		}
+		this.context.publishEvent(new EnvironmentChangeEvent(this.context, keys));
 	}
 
 	<T> T bean(Class<T> type) {

@@ -3,8 +3,6 @@ package dev.ratelimit.e2e;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -17,9 +15,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.util.TestPropertyValues;
-import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
  * Rate limit settings changed while the gateway runs, as Spring Cloud's refresh
- * announces them (an {@link EnvironmentChangeEvent}): valid ones apply to the next
+ * announces them (an {@code EnvironmentChangeEvent}): valid ones apply to the next
  * request, invalid ones are logged and the settings in force stay.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -169,18 +164,8 @@ class LiveReloadEndToEndTests {
 				ANONYMOUS + "window=" + window };
 	}
 
-	/**
-	 * Change the environment as a config server or {@code /actuator/refresh} would, and
-	 * announce the changed keys as Spring Cloud does.
-	 */
 	private void change(String... properties) {
-		ConfigurableApplicationContext context = this.gateway.context();
-		TestPropertyValues.of(properties).applyTo(context);
-		Set<String> keys = new TreeSet<>();
-		for (String property : properties) {
-			keys.add(property.substring(0, property.indexOf('=')));
-		}
-		context.publishEvent(new EnvironmentChangeEvent(context, keys));
+		this.gateway.changeEnvironment(properties);
 	}
 
 	/**

@@ -111,6 +111,33 @@ class PolicyRateLimiterTests {
 		assertThat(PolicyRateLimiter.policyId(new FilterDefinition("RateLimit=orders"))).isNull();
 	}
 
+	@Test
+	void aReloadAppliesNewLimitsAndApiKeyMappingsFromOneSnapshotToTheNextRequest() {
+		PolicyRateLimiter limiter = limiter(false, HeaderStyle.DRAFT_06, caffeine());
+		this.clock.advanceToMultipleOf(Duration.ofMinutes(1));
+		assertThat(limiter.isAllowed("route", "alice").block().getHeaders()).containsEntry("RateLimit-Limit", "1");
+		assertThat(limiter.isAllowed("route", "alice").block().isAllowed()).isFalse();
+		Tier raised = new Tier("anonymous", List.of(new FixedWindow(5, Duration.ofMinutes(1))));
+		limiter.reload(new RateLimitPolicies(Map.of("orders", orders(raised)), Map.of("alice", "pro")));
+		Response afterReload = limiter.isAllowed("route", "alice").block();
+		assertThat(afterReload.isAllowed()).isTrue();
+		assertThat(afterReload.getHeaders()).containsEntry("RateLimit-Limit", "3");
+		assertThat(limiter.isAllowed("route", "bob").block().getHeaders()).containsEntry("RateLimit-Limit", "5");
+		assertThat(limiter.newConfig().defaultTier()).isSameAs(raised);
+	}
+
+	@Test
+	void aReloadThatRemovesThePolicyLeavesTheLimiterWithItsLastSettings() {
+		PolicyRateLimiter limiter = limiter(false, HeaderStyle.DRAFT_06, caffeine());
+		this.clock.advanceToMultipleOf(Duration.ofMinutes(1));
+		assertThat(limiter.isAllowed("route", "alice").block().isAllowed()).isTrue();
+		limiter.reload(new RateLimitPolicies(Map.of(), Map.of()));
+		Response rejected = limiter.isAllowed("route", "alice").block();
+		assertThat(rejected.isAllowed()).isFalse();
+		assertThat(rejected.getHeaders()).containsEntry("RateLimit-Limit", "1");
+		assertThat(limiter.policyId()).isEqualTo("orders");
+	}
+
 	private static FilterDefinition requestRateLimiter(String rateLimiter) {
 		FilterDefinition definition = new FilterDefinition("RequestRateLimiter");
 		definition.addArg("rate-limiter", rateLimiter);
@@ -123,6 +150,11 @@ class PolicyRateLimiterTests {
 
 	private PolicyRateLimiter limiter(boolean shadow, HeaderStyle style, BucketStore store) {
 		return factory(shadow, style, store).rateLimiter("orders");
+	}
+
+	private static RateLimitPolicy orders(Tier anonymous) {
+		return new RateLimitPolicy("orders", new KeySource.ApiKey(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", anonymous, "pro", PRO), anonymous);
 	}
 
 	private RateLimitGatewayFilterFactory factory(boolean shadow, HeaderStyle style, BucketStore store) {
