@@ -4,36 +4,50 @@ import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
-import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Live reload of the policies on Spring Cloud's refresh, in a gateway (Spring Cloud
- * Context is a dependency of the gateway starter; the gateway rebuilds its routes) and the policies are built from
- * {@code ratelimit.*}: policies the application defines as a bean of its own are never
- * replaced by the properties.
+ * Live reload of the policies on Spring Cloud's refresh, wherever Spring Cloud Context
+ * is on the class path (it comes with the gateway starter; a plain WebFlux application
+ * adds it), and the policies are built from {@code ratelimit.*}: policies the
+ * application defines as a bean of its own are never replaced by the properties. With
+ * Spring Cloud Gateway, its routes are checked and rebuilt too.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass({ EnvironmentChangeEvent.class, RefreshRoutesEvent.class })
+@ConditionalOnClass(EnvironmentChangeEvent.class)
 @ConditionalOnMissingBean(RateLimitPolicies.class)
 class PolicyReloadConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PolicyReloader rateLimitPolicyReloader(Environment environment, ListableBeanFactory beanFactory,
-			LivePolicies policies, ObjectProvider<RateLimitRouteValidator> routeValidator,
+	PolicyReloader rateLimitPolicyReloader(Environment environment, LivePolicies policies,
+			ObjectProvider<GatewayRoutesReload> gateway, BucketStores stores,
 			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher) {
-		return new PolicyReloader(environment, beanFactory, policies, routeValidator.getIfAvailable(), webFilter,
-				publisher);
+		return new PolicyReloader(environment, policies, gateway.getIfAvailable(), stores, webFilter, publisher);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.cloud.gateway.event.RefreshRoutesEvent")
+	static class GatewayRoutesReloadConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		GatewayRoutesReload rateLimitGatewayRoutesReload(ListableBeanFactory beanFactory,
+				ObjectProvider<RateLimitRouteValidator> routeValidator, BucketStores stores,
+				ApplicationEventPublisher publisher) {
+			return new SpringCloudGatewayRoutesReload(beanFactory, routeValidator.getIfAvailable(), stores, publisher);
+		}
+
 	}
 
 }

@@ -8,21 +8,18 @@ import java.util.TreeSet;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
-import org.springframework.cloud.gateway.config.GatewayProperties;
-import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
-import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
@@ -36,9 +33,10 @@ import org.springframework.core.env.Environment;
  * The settings are bound afresh from the environment into a new
  * {@link RateLimitProperties}, never read from the properties bean that Spring Cloud
  * rebinds in place meanwhile, and validated as at start-up, routes included. Valid,
- * they replace the policies in force at once and the gateway rebuilds its routes
- * (Spring Cloud Gateway's {@link RefreshRoutesEvent}), so that the next request is
- * judged under them. Invalid, they are rejected with an error log naming every problem
+ * they replace the policies in force at once, the gateway, when there is one, rebuilds
+ * its routes (Spring Cloud Gateway's {@code RefreshRoutesEvent}), and whatever else was
+ * built from the policies rebuilds it on a {@link RateLimitPoliciesReloadedEvent}, so
+ * that the next request is judged under them. Invalid, they are rejected with an error log naming every problem
  * and the policies in force stay.
  */
 final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
@@ -56,28 +54,27 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 
 	private final Environment environment;
 
-	private final ListableBeanFactory beanFactory;
-
 	private final LivePolicies policies;
 
-	private final RateLimitRouteValidator routeValidator;
+	private final @Nullable GatewayRoutesReload gateway;
+
+	private final BucketStores stores;
 
 	private final ObjectProvider<RateLimitWebFilter> webFilter;
 
 	private final ApplicationEventPublisher publisher;
 
 	/**
-	 * @param routeValidator what checks routes against policies, or {@code null} when
-	 * there is none
+	 * @param gateway what the gateway adds to a reload, or {@code null} without it
+	 * @param stores the available stores
 	 * @param webFilter the web filter of {@code ratelimit.web.routes}, if there is one
 	 */
-	PolicyReloader(Environment environment, ListableBeanFactory beanFactory, LivePolicies policies,
-			RateLimitRouteValidator routeValidator, ObjectProvider<RateLimitWebFilter> webFilter,
-			ApplicationEventPublisher publisher) {
+	PolicyReloader(Environment environment, LivePolicies policies, @Nullable GatewayRoutesReload gateway,
+			BucketStores stores, ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher) {
 		this.environment = environment;
-		this.beanFactory = beanFactory;
 		this.policies = policies;
-		this.routeValidator = routeValidator;
+		this.gateway = gateway;
+		this.stores = stores;
 		this.webFilter = webFilter;
 		this.publisher = publisher;
 	}
@@ -126,25 +123,23 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 		RateLimitPolicies inForce = this.policies.replace(next);
 		logger.info("Rate limit settings reloaded (" + changedKeys + "); policies in force: "
 				+ new TreeSet<>(inForce.byId().keySet()));
-		this.publisher.publishEvent(new RefreshRoutesEvent(this));
+		if (this.gateway != null) {
+			this.gateway.refreshRoutes(this);
+		}
 		this.publisher.publishEvent(new RateLimitPoliciesReloadedEvent(this, inForce));
 	}
 
 	private RateLimitPolicies validated(Binder binder) {
 		RateLimitProperties properties = binder.bindOrCreate(PREFIX, RateLimitProperties.class);
-		Set<String> keyResolvers = Set.of(this.beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
+		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
+		Set<String> keyResolvers = (this.gateway != null) ? this.gateway.keyResolverNames() : null;
 		RateLimitPolicies next = new RateLimitPolicyFactory(keyResolvers).create(properties);
-		List<ConfigurationProblem> problems = new ArrayList<>();
-		if (this.routeValidator != null) {
-			// The routes as configured now, which the same refresh may have changed.
-			GatewayProperties routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
-			problems.addAll(this.routeValidator.problems(next, routes));
-			problems.addAll(this.routeValidator.rateLimiterProblems(this.policies.get(), next, routes));
-		}
+		List<ConfigurationProblem> problems = new ArrayList<>((this.gateway != null)
+				? this.gateway.problems(this.policies.get(), next, binder) : this.stores.missingStores(next));
 		RateLimitWebFilter webFilter = this.webFilter.getIfAvailable();
 		if (webFilter != null) {
 			// The web routes are read once, at start-up: they are the routes in force.
-			problems.addAll(new WebRouteFactory(next, true).reloadProblems(webFilter.routes()));
+			problems.addAll(new WebRouteFactory(next, this.gateway != null).reloadProblems(webFilter.routes()));
 		}
 		if (!problems.isEmpty()) {
 			throw new InvalidRateLimitConfigurationException(problems);

@@ -6,8 +6,8 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published when reloaded rate limit settings were validated and put in force, after
- * the gateway was asked to rebuild its routes: whatever holds something built from the
- * policies may rebuild it from {@link #getPolicies()}.
+ * the gateway, if there is one, was asked to rebuild its routes: whatever holds
+ * something built from the policies may rebuild it from {@link #getPolicies()}.
  */
 public final class RateLimitPoliciesReloadedEvent extends ApplicationEvent {
 

@@ -7,7 +7,9 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +30,26 @@ class PolicyReloadConfigurationTests {
 			assertThat(context).hasSingleBean(PolicyReloader.class);
 			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(context.getBean(RateLimitPolicies.class));
 		});
+	}
+
+	@Test
+	void withTheGatewayItsRoutesAreCheckedAndRebuiltOnAReload() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(GatewayRoutesReload.class));
+	}
+
+	@Test
+	void aPlainWebFluxApplicationWithSpringCloudContextReloadsWithoutTheGateway() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.cloud.gateway"))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(PolicyReloader.class);
+				assertThat(context).doesNotHaveBean(GatewayRoutesReload.class);
+			});
+	}
+
+	@Test
+	void withoutSpringCloudContextThereIsNoReload() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(PolicyReloader.class));
 	}
 
 	@Test

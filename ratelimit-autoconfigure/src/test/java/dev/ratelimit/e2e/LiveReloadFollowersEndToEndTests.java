@@ -138,8 +138,7 @@ class LiveReloadFollowersEndToEndTests {
 				.exchange()
 				.expectBody()
 				.returnResult();
-			outcomes.add(result.getStatus().value() + " " + result.getResponseHeaders().getFirst("RateLimit-Limit")
-					+ " " + result.getResponseHeaders().getFirst("RateLimit-Remaining"));
+			outcomes.add(QuotaOutcome.of(result));
 		}
 		return outcomes;
 	}

@@ -2,6 +2,8 @@ package dev.ratelimit.e2e;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import dev.ratelimit.algorithm.ManualClock;
@@ -14,7 +16,10 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -207,6 +212,20 @@ class PlainWebFluxEndToEndTests {
 
 		public static int port(Object context) {
 			return ((WebServerApplicationContext) context).getWebServer().getPort();
+		}
+
+		/**
+		 * Change the environment and announce the changed keys, as Spring Cloud's
+		 * refresh does.
+		 */
+		public static void changeEnvironment(Object context, String... properties) {
+			ConfigurableApplicationContext application = (ConfigurableApplicationContext) context;
+			TestPropertyValues.of(properties).applyTo(application);
+			Set<String> keys = new TreeSet<>();
+			for (String property : properties) {
+				keys.add(property.substring(0, property.indexOf('=')));
+			}
+			application.publishEvent(new EnvironmentChangeEvent(application, keys));
 		}
 
 		@Bean

@@ -1,0 +1,70 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import dev.ratelimit.gateway.RateLimitRouteValidator;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.store.BucketStores;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * A live reload in a Spring Cloud Gateway: routes of the gateway's properties are
+ * checked by {@link RateLimitRouteValidator}, then rebuilt on a
+ * {@link RefreshRoutesEvent}.
+ */
+final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
+
+	private final ListableBeanFactory beanFactory;
+
+	private final @Nullable RateLimitRouteValidator routeValidator;
+
+	private final BucketStores stores;
+
+	private final ApplicationEventPublisher publisher;
+
+	/**
+	 * @param routeValidator what checks routes against policies, or {@code null} when
+	 * there is none
+	 * @param stores the available stores, checked when there is no route validator
+	 */
+	SpringCloudGatewayRoutesReload(ListableBeanFactory beanFactory, @Nullable RateLimitRouteValidator routeValidator,
+			BucketStores stores, ApplicationEventPublisher publisher) {
+		this.beanFactory = beanFactory;
+		this.routeValidator = routeValidator;
+		this.stores = stores;
+		this.publisher = publisher;
+	}
+
+	@Override
+	public Set<String> keyResolverNames() {
+		return Set.of(this.beanFactory.getBeanNamesForType(KeyResolver.class, true, false));
+	}
+
+	@Override
+	public List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next, Binder binder) {
+		if (this.routeValidator == null) {
+			return this.stores.missingStores(next);
+		}
+		// The routes as configured now, which the same refresh may have changed.
+		GatewayProperties routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
+		List<ConfigurationProblem> problems = new ArrayList<>(this.routeValidator.problems(next, routes));
+		problems.addAll(this.routeValidator.rateLimiterProblems(inForce, next, routes));
+		return problems;
+	}
+
+	@Override
+	public void refreshRoutes(Object source) {
+		this.publisher.publishEvent(new RefreshRoutesEvent(source));
+	}
+
+}
