@@ -52,8 +52,6 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
-	private static final ThrottledLog listenerFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
-
 	private final String policyId;
 
 	private final RateLimitEnforcers enforcers;
@@ -179,15 +177,8 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
 	private void notifyListeners(Snapshot current, String routeId, TierPlan plan, Outcome outcome,
 			long decisionNanos) {
-		for (RateLimitListener listener : current.listeners()) {
-			try {
-				listener.onDecision(this.policyId, plan.tier().name(), routeId, current.store().name(), outcome,
-						decisionNanos);
-			}
-			catch (RuntimeException ex) {
-				listenerFailures.warn(() -> "Rate limit listener " + listener + " failed", ex);
-			}
-		}
+		current.listeners()
+			.notify(this.policyId, plan.tier().name(), routeId, current.store().name(), outcome, decisionNanos);
 	}
 
 	/**
@@ -220,7 +211,7 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 * What one snapshot of the policies makes of this limiter's policy.
 	 */
 	private record Snapshot(RateLimitPolicy policy, BucketDecider store, Map<String, String> tiersByApiKey,
-			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, RateLimitListener[] listeners) {
+			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, DecisionListeners listeners) {
 
 		/**
 		 * @throws InvalidRateLimitConfigurationException when the policy's store is not

@@ -36,8 +36,6 @@ final class RateLimitEnforcer {
 
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RateLimitEnforcer.class));
 
-	private static final ThrottledLog listenerFailures = new ThrottledLog(LogFactory.getLog(RateLimitEnforcer.class));
-
 	private static final ThrottledLog resolverFailures = new ThrottledLog(
 			LogFactory.getLog(RateLimitEnforcer.class));
 
@@ -75,13 +73,13 @@ final class RateLimitEnforcer {
 
 	private final ClientKeyResolver.Immediate immediateKeys;
 
-	private final RateLimitListener[] listeners;
+	private final DecisionListeners listeners;
 
 	private final RateLimitRejectionHandler rejectionHandler;
 
 	RateLimitEnforcer(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, Resolvers resolvers,
-			RateLimitListener[] listeners, RateLimitRejectionHandler rejectionHandler) {
+			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler) {
 		this.route = route;
 		this.store = store;
 		this.tiersByApiKey = tiersByApiKey;
@@ -211,7 +209,7 @@ final class RateLimitEnforcer {
 	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierPlan plan,
 			Verdict verdict, long decisionNanos) {
 		boolean reject = !verdict.allowed() && !this.route.shadow();
-		notifyListeners(plan, outcome(verdict), decisionNanos);
+		notifyListeners(plan, Outcome.of(verdict, this.route.shadow()), decisionNanos);
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		if (verdict.limitCount() > 0) {
 			plan.headers().write(headers, verdict);
@@ -257,26 +255,9 @@ final class RateLimitEnforcer {
 		return this.rejectionHandler.reject(exchange, rejection);
 	}
 
-	private Outcome outcome(Verdict verdict) {
-		if (verdict.fallback()) {
-			return Outcome.ERROR;
-		}
-		if (verdict.allowed()) {
-			return Outcome.ALLOWED;
-		}
-		return this.route.shadow() ? Outcome.SHADOW_REJECTED : Outcome.REJECTED;
-	}
-
 	private void notifyListeners(TierPlan plan, Outcome outcome, long decisionNanos) {
-		for (RateLimitListener listener : this.listeners) {
-			try {
-				listener.onDecision(this.route.policyId(), plan.tier().name(), this.route.routeId(),
-						this.store.name(), outcome, decisionNanos);
-			}
-			catch (RuntimeException ex) {
-				listenerFailures.warn(() -> "Rate limit listener " + listener + " failed", ex);
-			}
-		}
+		this.listeners.notify(this.route.policyId(), plan.tier().name(), this.route.routeId(), this.store.name(),
+				outcome, decisionNanos);
 	}
 
 	String policyId() {

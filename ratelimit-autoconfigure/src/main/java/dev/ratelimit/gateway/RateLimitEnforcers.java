@@ -32,7 +32,7 @@ public final class RateLimitEnforcers {
 
 	private final BucketStores stores;
 
-	private final RateLimitListener[] listeners;
+	private final DecisionListeners listeners;
 
 	private final HeaderStyle headerStyle;
 
@@ -67,7 +67,7 @@ public final class RateLimitEnforcers {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
-		this.listeners = listeners.toArray(new RateLimitListener[0]);
+		this.listeners = new DecisionListeners(listeners);
 		this.headerStyle = headerStyle;
 		this.apiKeyHeader = apiKeyHeader;
 		this.rejectionHandler = rejectionHandler;
@@ -133,7 +133,7 @@ public final class RateLimitEnforcers {
 		return this.stores.decider(policy);
 	}
 
-	RateLimitListener[] listeners() {
+	DecisionListeners listeners() {
 		return this.listeners;
 	}
 

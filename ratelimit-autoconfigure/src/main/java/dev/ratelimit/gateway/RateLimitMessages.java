@@ -8,6 +8,7 @@ import java.util.Locale;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.DurationFormat;
 
 import org.springframework.context.MessageSource;
 import org.springframework.context.NoSuchMessageException;
@@ -84,25 +85,8 @@ public final class RateLimitMessages {
 	 * A duration after "per", in the largest unit that divides it.
 	 */
 	String period(Duration duration) {
-		long nanos = duration.toNanos();
-		if (nanos % 1_000_000 != 0) {
-			return period(nanos, "nanoseconds");
-		}
-		long millis = duration.toMillis();
-		if (millis % 1000 != 0) {
-			return period(millis, "milliseconds");
-		}
-		long seconds = duration.toSeconds();
-		if (seconds % 86_400 == 0) {
-			return period(seconds / 86_400, "days");
-		}
-		if (seconds % 3600 == 0) {
-			return period(seconds / 3600, "hours");
-		}
-		if (seconds % 60 == 0) {
-			return period(seconds / 60, "minutes");
-		}
-		return period(seconds, "seconds");
+		DurationFormat.Amount period = DurationFormat.inLargestWholeUnit(duration);
+		return period(period.amount(), period.unit().pluralName());
 	}
 
 	private String period(long amount, String unit) {

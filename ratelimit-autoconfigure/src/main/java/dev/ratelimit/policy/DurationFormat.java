@@ -1,27 +1,16 @@
 package dev.ratelimit.policy;
 
 import java.time.Duration;
-
-import org.jspecify.annotations.Nullable;
+import java.util.Locale;
 
 /**
  * Every way a duration is written back to people, in its largest whole unit of days,
  * hours, minutes, seconds, milliseconds or nanoseconds: as it is configured
  * ({@code 1d}, {@code 90s}, {@code 500ms}), so that what an operator reads back (in a
- * start-up error, in the actuator) is what they would write; and in words
- * ({@code day}, {@code 90 seconds}, {@code 500 ms}), for the sentences clients read.
+ * start-up error, in the actuator) is what they would write; and as an amount of a
+ * unit, which the sentences clients read put in words (in their own language).
  */
 public final class DurationFormat {
-
-	private static final long[] UNIT_NANOS = { 86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L,
-			1_000_000_000L, 1_000_000L, 1L };
-
-	private static final String[] UNIT_SUFFIXES = { "d", "h", "m", "s", "ms", "ns" };
-
-	/**
-	 * The units spelled out in words; the sub-second ones read as their suffixes.
-	 */
-	private static final @Nullable String[] UNIT_WORDS = { "day", "hour", "minute", "second", null, null };
 
 	private DurationFormat() {
 	}
@@ -30,35 +19,59 @@ public final class DurationFormat {
 	 * {@code duration} in configuration notation; zero is {@code 0s}.
 	 */
 	public static String asConfigured(Duration duration) {
-		long nanos = duration.toNanos();
-		if (nanos == 0) {
+		if (duration.isZero()) {
 			return "0s";
 		}
-		int unit = largestWholeUnit(nanos);
-		return (nanos / UNIT_NANOS[unit]) + UNIT_SUFFIXES[unit];
+		Amount amount = inLargestWholeUnit(duration);
+		return amount.amount() + amount.unit().suffix;
 	}
 
 	/**
-	 * {@code duration} in words, to follow "per": {@code second}, {@code 5 minutes},
-	 * {@code 500 ms}.
+	 * {@code duration} as a whole number of the largest unit that divides it.
 	 */
-	public static String inWords(Duration duration) {
+	public static Amount inLargestWholeUnit(Duration duration) {
 		long nanos = duration.toNanos();
-		int unit = largestWholeUnit(nanos);
-		long amount = nanos / UNIT_NANOS[unit];
-		String word = UNIT_WORDS[unit];
-		if (word == null) {
-			return amount + " " + UNIT_SUFFIXES[unit];
+		for (Unit unit : Unit.values()) {
+			if (nanos % unit.nanos == 0) {
+				return new Amount(nanos / unit.nanos, unit);
+			}
 		}
-		return (amount == 1) ? word : amount + " " + word + "s";
+		throw new IllegalStateException("Every duration is a whole number of nanoseconds");
 	}
 
-	private static int largestWholeUnit(long nanos) {
-		int unit = 0;
-		while (nanos % UNIT_NANOS[unit] != 0) {
-			unit++;
+	/**
+	 * A duration as a whole number of one unit.
+	 *
+	 * @param amount how many units
+	 * @param unit which unit
+	 */
+	public record Amount(long amount, Unit unit) {
+	}
+
+	/**
+	 * The units durations are written in, largest first.
+	 */
+	public enum Unit {
+
+		DAYS(86_400_000_000_000L, "d"), HOURS(3_600_000_000_000L, "h"), MINUTES(60_000_000_000L, "m"),
+		SECONDS(1_000_000_000L, "s"), MILLISECONDS(1_000_000L, "ms"), NANOSECONDS(1L, "ns");
+
+		private final long nanos;
+
+		private final String suffix;
+
+		Unit(long nanos, String suffix) {
+			this.nanos = nanos;
+			this.suffix = suffix;
 		}
-		return unit;
+
+		/**
+		 * The unit's plural name in lower case ({@code minutes}), as message codes name it.
+		 */
+		public String pluralName() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
 	}
 
 }

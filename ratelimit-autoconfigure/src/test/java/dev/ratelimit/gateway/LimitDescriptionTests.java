@@ -46,6 +46,7 @@ class LimitDescriptionTests {
 		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofSeconds(90))).isEqualTo("90 seconds");
 		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofMillis(500))).isEqualTo("500 ms");
 		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofMillis(1500))).isEqualTo("1500 ms");
+		assertThat(RateLimitMessages.DEFAULTS.period(Duration.ofNanos(1500))).isEqualTo("1500 ns");
 	}
 
 	@Test

@@ -25,15 +25,22 @@ class DurationFormatTests {
 	}
 
 	@Test
-	void writesPeriodsInWordsForClients() {
-		assertThat(DurationFormat.inWords(Duration.ofSeconds(1))).isEqualTo("second");
-		assertThat(DurationFormat.inWords(Duration.ofHours(1))).isEqualTo("hour");
-		assertThat(DurationFormat.inWords(Duration.ofDays(1))).isEqualTo("day");
-		assertThat(DurationFormat.inWords(Duration.ofMinutes(5))).isEqualTo("5 minutes");
-		assertThat(DurationFormat.inWords(Duration.ofSeconds(90))).isEqualTo("90 seconds");
-		assertThat(DurationFormat.inWords(Duration.ofMillis(500))).isEqualTo("500 ms");
-		assertThat(DurationFormat.inWords(Duration.ofMillis(1500))).isEqualTo("1500 ms");
-		assertThat(DurationFormat.inWords(Duration.ofNanos(1500))).isEqualTo("1500 ns");
+	void givesTheAmountOfTheLargestWholeUnitForSentences() {
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofSeconds(1)))
+			.isEqualTo(new DurationFormat.Amount(1, DurationFormat.Unit.SECONDS));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofHours(1)))
+			.isEqualTo(new DurationFormat.Amount(1, DurationFormat.Unit.HOURS));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofDays(1)))
+			.isEqualTo(new DurationFormat.Amount(1, DurationFormat.Unit.DAYS));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofMinutes(5)))
+			.isEqualTo(new DurationFormat.Amount(5, DurationFormat.Unit.MINUTES));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofSeconds(90)))
+			.isEqualTo(new DurationFormat.Amount(90, DurationFormat.Unit.SECONDS));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofMillis(1500)))
+			.isEqualTo(new DurationFormat.Amount(1500, DurationFormat.Unit.MILLISECONDS));
+		assertThat(DurationFormat.inLargestWholeUnit(Duration.ofNanos(1500)))
+			.isEqualTo(new DurationFormat.Amount(1500, DurationFormat.Unit.NANOSECONDS));
+		assertThat(DurationFormat.Unit.MILLISECONDS.pluralName()).isEqualTo("milliseconds");
 	}
 
 }
