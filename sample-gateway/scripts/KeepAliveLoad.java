@@ -1,11 +1,4 @@
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -22,20 +15,11 @@ import java.util.concurrent.atomic.LongAdder;
  * timeout, and is then either late (answered within a minute) or lost (never answered:
  * its connection is replaced).
  *
- * Run with the source launcher: java KeepAliveLoad.java PORT CONNECTIONS SECONDS
+ * Compiled with LoadConnection.java by keep-alive-load.sh, which runs it as
+ * KeepAliveLoad PORT CONNECTIONS SECONDS.
  * Exits 1 when any request timed out or got a status other than the expected ones.
  */
 public class KeepAliveLoad {
-
-	/** A request not answered within this is a timeout. */
-	private static final int READ_TIMEOUT_MILLIS = 5000;
-
-	/**
-	 * A timed-out request is waited for this much longer: an answer in that time is late
-	 * (an overloaded machine), none at all is a lost request (a connection no longer
-	 * read, which only the client closing ends).
-	 */
-	private static final int LOST_AFTER_MILLIS = 60_000;
 
 	/**
 	 * What the gateway answers itself, with the statuses expected; each is followed by a
@@ -54,7 +38,7 @@ public class KeepAliveLoad {
 	private static final LongAdder lost = new LongAdder();
 
 	/** Latency histogram in milliseconds, the last bucket for everything slower. */
-	private static final AtomicLongArray latencyMillis = new AtomicLongArray(LOST_AFTER_MILLIS + 1);
+	private static final AtomicLongArray latencyMillis = new AtomicLongArray(LoadConnection.LOST_AFTER_MILLIS + 1);
 
 	private static final LongAdder connectionErrors = new LongAdder();
 
@@ -68,9 +52,9 @@ public class KeepAliveLoad {
 		long seconds = Long.parseLong(args[2]);
 		long deadline = System.nanoTime() + seconds * 1_000_000_000L;
 		// Exhaust the anonymous orders quota, so that every request to it is a 429.
-		try (Connection warmUp = new Connection(port)) {
+		try (LoadConnection warmUp = new LoadConnection(port)) {
 			for (int i = 0; i < 5; i++) {
-				warmUp.get("/api/orders/1");
+				warmUp.get("/api/orders/1", null);
 			}
 		}
 		Thread[] threads = new Thread[connections];
@@ -89,8 +73,8 @@ public class KeepAliveLoad {
 		System.out.println("statuses=" + new TreeMap<>(statuses));
 		System.out.printf(Locale.ROOT, "latency ms: p50=%d p99=%d p99.9=%d max=%d%n", percentile(0.5),
 				percentile(0.99), percentile(0.999), percentile(1.0));
-		System.out.println("timeouts=" + timeouts.sum() + " (no answer within " + READ_TIMEOUT_MILLIS + " ms), of which lost="
-				+ lost.sum() + " (no answer within " + LOST_AFTER_MILLIS + " ms)");
+		System.out.println("timeouts=" + timeouts.sum() + " (no answer within " + LoadConnection.READ_TIMEOUT_MILLIS + " ms), of which lost="
+				+ lost.sum() + " (no answer within " + LoadConnection.LOST_AFTER_MILLIS + " ms)");
 		System.out.println("connection errors=" + connectionErrors.sum());
 		System.out.println("unexpected statuses=" + new TreeMap<>(unexpected));
 		boolean clean = timeouts.sum() == 0 && connectionErrors.sum() == 0 && unexpected.isEmpty();
@@ -99,11 +83,11 @@ public class KeepAliveLoad {
 	}
 
 	private static void run(int port, long deadline, int offset) {
-		Connection connection = null;
+		LoadConnection connection = null;
 		for (int pair = offset; System.nanoTime() < deadline; pair++) {
 			try {
 				if (connection == null) {
-					connection = new Connection(port);
+					connection = new LoadConnection(port);
 				}
 				String[] local = LOCAL[pair % LOCAL.length];
 				if (!exchange(connection, local) || !exchange(connection, PROXIED)) {
@@ -139,9 +123,9 @@ public class KeepAliveLoad {
 	/**
 	 * @return whether the connection can be used again
 	 */
-	private static boolean exchange(Connection connection, String[] request) throws IOException {
+	private static boolean exchange(LoadConnection connection, String[] request) throws IOException {
 		long started = System.nanoTime();
-		int status = connection.get(request[0]);
+		int status = connection.get(request[0], null);
 		requests.increment();
 		if (status < 0) {
 			timeouts.increment();
@@ -151,7 +135,7 @@ public class KeepAliveLoad {
 				return false;
 			}
 		}
-		latencyMillis.incrementAndGet((int) Math.min(LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
+		latencyMillis.incrementAndGet((int) Math.min(LoadConnection.LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
 		statuses.computeIfAbsent(Integer.toString(status), (key) -> new LongAdder()).increment();
 		if (!Arrays.asList(request).subList(1, request.length).contains(Integer.toString(status))) {
 			unexpected.computeIfAbsent(request[0] + " -> " + status, (key) -> new LongAdder()).increment();
@@ -159,7 +143,7 @@ public class KeepAliveLoad {
 		return true;
 	}
 
-	private static void close(Connection connection) {
+	private static void close(LoadConnection connection) {
 		if (connection != null) {
 			try {
 				connection.close();
@@ -168,109 +152,6 @@ public class KeepAliveLoad {
 				// closing a broken connection: nothing left to do with it
 			}
 		}
-	}
-
-	/** One keep-alive HTTP/1.1 connection on a plain socket. */
-	private static final class Connection implements AutoCloseable {
-
-		private final Socket socket;
-
-		private final InputStream in;
-
-		private final OutputStream out;
-
-		Connection(int port) throws IOException {
-			this.socket = new Socket("127.0.0.1", port);
-			this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-			this.socket.setTcpNoDelay(true);
-			this.in = new BufferedInputStream(this.socket.getInputStream());
-			this.out = this.socket.getOutputStream();
-		}
-
-		/** The status, or -1 when no answer came within the read timeout. */
-		int get(String path) throws IOException {
-			this.out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-			this.out.flush();
-			try {
-				return read();
-			}
-			catch (SocketTimeoutException ex) {
-				return -1;
-			}
-		}
-
-		/** After a timeout: the status if the answer still comes, else -1. */
-		int awaitLate() throws IOException {
-			this.socket.setSoTimeout(LOST_AFTER_MILLIS - READ_TIMEOUT_MILLIS);
-			try {
-				return read();
-			}
-			catch (SocketTimeoutException ex) {
-				return -1;
-			}
-			finally {
-				this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-			}
-		}
-
-		private int read() throws IOException {
-			int status = Integer.parseInt(line().split(" ", 3)[1]);
-			long length = 0;
-			boolean chunked = false;
-			for (String header = line(); !header.isEmpty(); header = line()) {
-				String lower = header.toLowerCase(Locale.ROOT);
-				if (lower.startsWith("content-length:")) {
-					length = Long.parseLong(header.substring(15).trim());
-				}
-				else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-					chunked = true;
-				}
-			}
-			if (chunked) {
-				for (long size = chunk(); size > 0; size = chunk()) {
-					skip(size);
-					line();
-				}
-				while (!line().isEmpty()) {
-					// trailer fields
-				}
-			}
-			else {
-				skip(length);
-			}
-			return status;
-		}
-
-		private long chunk() throws IOException {
-			return Long.parseLong(line().split(";")[0].trim(), 16);
-		}
-
-		private String line() throws IOException {
-			ByteArrayOutputStream line = new ByteArrayOutputStream();
-			for (int b = this.in.read(); b != '\n'; b = this.in.read()) {
-				if (b < 0) {
-					throw new IOException("connection closed mid-response");
-				}
-				if (b != '\r') {
-					line.write(b);
-				}
-			}
-			return line.toString(StandardCharsets.US_ASCII);
-		}
-
-		private void skip(long bytes) throws IOException {
-			for (long i = 0; i < bytes; i++) {
-				if (this.in.read() < 0) {
-					throw new IOException("connection closed mid-body");
-				}
-			}
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-		}
-
 	}
 
 }

@@ -1,11 +1,4 @@
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +29,8 @@ import java.util.regex.Pattern;
  * <li>no light client was ever rejected.</li>
  * </ul>
  *
- * Run with the source launcher: java SustainedLoad.java PORT CONNECTIONS SECONDS
+ * Compiled with LoadConnection.java by sustained-load.sh, which runs it as
+ * SustainedLoad PORT CONNECTIONS SECONDS.
  * Exits 1 when any of the above does not hold.
  */
 public class SustainedLoad {
@@ -56,16 +50,6 @@ public class SustainedLoad {
 	/** Pause between two requests of a light connection. */
 	private static final long LIGHT_PAUSE_MILLIS = 100;
 
-	/** A request not answered within this is a timeout. */
-	private static final int READ_TIMEOUT_MILLIS = 5_000;
-
-	/**
-	 * A timed-out request is waited for this much longer: answered by then it was late
-	 * (the machine was overloaded), and is counted as what it was answered; never
-	 * answered, it was lost.
-	 */
-	private static final int LOST_AFTER_MILLIS = 60_000;
-
 	/**
 	 * Per policy and client key: 200s and 429s the limit decided, anything else, and
 	 * answers on-failure decided (no quota headers).
@@ -75,7 +59,7 @@ public class SustainedLoad {
 	/** Per hot client: first and last time a request was sent, in nanoseconds. */
 	private static final Map<String, AtomicLong[]> hotSpans = new ConcurrentHashMap<>();
 
-	private static final AtomicLongArray latencyMillis = new AtomicLongArray(LOST_AFTER_MILLIS + 1);
+	private static final AtomicLongArray latencyMillis = new AtomicLongArray(LoadConnection.LOST_AFTER_MILLIS + 1);
 
 	private static final LongAdder timeouts = new LongAdder();
 
@@ -114,7 +98,7 @@ public class SustainedLoad {
 				connections, hotConnections, elapsed, requests, requests / elapsed);
 		System.out.printf(Locale.ROOT, "latency ms: p50=%d p99=%d p99.9=%d max=%d%n", percentile(0.5),
 				percentile(0.99), percentile(0.999), percentile(1.0));
-		System.out.println("late=" + timeouts.sum() + " (answered after " + READ_TIMEOUT_MILLIS + " ms) lost=" + lost.sum()
+		System.out.println("late=" + timeouts.sum() + " (answered after " + LoadConnection.READ_TIMEOUT_MILLIS + " ms) lost=" + lost.sum()
 				+ " (never answered) connection errors=" + connectionErrors.sum());
 		check(lost.sum() == 0, "requests never answered: " + lost.sum());
 		check(connectionErrors.sum() == 0, "broken connections: " + connectionErrors.sum());
@@ -164,14 +148,14 @@ public class SustainedLoad {
 	}
 
 	private static void send(int port, long deadline, Next next, long pauseMillis) {
-		Connection connection = null;
+		LoadConnection connection = null;
 		for (long n = 0; System.nanoTime() < deadline; n++) {
 			String[] request = next.request(n);
 			LongAdder[] tally = tallies.computeIfAbsent(request[0] + " " + request[1],
 					(key) -> new LongAdder[] { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() });
 			try {
 				if (connection == null) {
-					connection = new Connection(port);
+					connection = new LoadConnection(port);
 				}
 				long started = System.nanoTime();
 				int status = connection.get("/load/" + request[0] + "/x", request[1]);
@@ -185,11 +169,11 @@ public class SustainedLoad {
 						continue;
 					}
 				}
-				latencyMillis.incrementAndGet((int) Math.min(LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
+				latencyMillis.incrementAndGet((int) Math.min(LoadConnection.LOST_AFTER_MILLIS, (System.nanoTime() - started) / 1_000_000));
 				if (status != 200 && status != 429) {
 					tally[2].increment();
 				}
-				else if (!connection.quotaHeaders) {
+				else if (!connection.quotaHeaders()) {
 					// No quota headers: the store could not decide and on-failure did.
 					tally[3].increment();
 				}
@@ -280,7 +264,7 @@ public class SustainedLoad {
 	private static final Pattern COUNT = Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.E]+)");
 
 	private static long metric(int port, String policy, String outcome) throws IOException {
-		try (Connection connection = new Connection(port)) {
+		try (LoadConnection connection = new LoadConnection(port)) {
 			String body = connection.getBody("/actuator/metrics/ratelimit.requests?tag=policy:" + policy
 					+ "&tag=outcome:" + outcome);
 			if (body == null) {
@@ -315,7 +299,7 @@ public class SustainedLoad {
 		return 0;
 	}
 
-	private static void close(Connection connection) {
+	private static void close(LoadConnection connection) {
 		if (connection != null) {
 			try {
 				connection.close();
@@ -324,137 +308,6 @@ public class SustainedLoad {
 				// closing a broken connection: nothing left to do with it
 			}
 		}
-	}
-
-	/** One keep-alive HTTP/1.1 connection on a plain socket. */
-	private static final class Connection implements AutoCloseable {
-
-		private final Socket socket;
-
-		private final InputStream in;
-
-		private final OutputStream out;
-
-		private int status;
-
-		/** Whether the last response carried RateLimit-Limit: the limit decided it. */
-		private boolean quotaHeaders;
-
-		Connection(int port) throws IOException {
-			this.socket = new Socket("127.0.0.1", port);
-			this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-			this.socket.setTcpNoDelay(true);
-			this.in = new BufferedInputStream(this.socket.getInputStream());
-			this.out = this.socket.getOutputStream();
-		}
-
-		/** The status, or -1 when no answer came within the read timeout. */
-		int get(String path, String client) throws IOException {
-			request(path, client);
-			try {
-				read(null);
-				return this.status;
-			}
-			catch (SocketTimeoutException ex) {
-				return -1;
-			}
-		}
-
-		/** After a timeout: the status if the answer still comes, else -1. */
-		int awaitLate() throws IOException {
-			this.socket.setSoTimeout(LOST_AFTER_MILLIS - READ_TIMEOUT_MILLIS);
-			try {
-				read(null);
-				return this.status;
-			}
-			catch (SocketTimeoutException ex) {
-				return -1;
-			}
-			finally {
-				this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-			}
-		}
-
-		/** The body of a 200, else {@code null}. */
-		String getBody(String path) throws IOException {
-			request(path, null);
-			ByteArrayOutputStream body = new ByteArrayOutputStream();
-			read(body);
-			return (this.status == 200) ? body.toString(StandardCharsets.UTF_8) : null;
-		}
-
-		private void request(String path, String client) throws IOException {
-			String header = (client != null) ? "X-Client: " + client + "\r\n" : "";
-			this.out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + "\r\n")
-				.getBytes(StandardCharsets.US_ASCII));
-			this.out.flush();
-		}
-
-		private void read(ByteArrayOutputStream body) throws IOException {
-			this.status = Integer.parseInt(line().split(" ", 3)[1]);
-			this.quotaHeaders = false;
-			long length = 0;
-			boolean chunked = false;
-			for (String header = line(); !header.isEmpty(); header = line()) {
-				String lower = header.toLowerCase(Locale.ROOT);
-				if (lower.startsWith("content-length:")) {
-					length = Long.parseLong(header.substring(15).trim());
-				}
-				else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-					chunked = true;
-				}
-				else if (lower.startsWith("ratelimit-limit:")) {
-					this.quotaHeaders = true;
-				}
-			}
-			if (chunked) {
-				for (long size = chunk(); size > 0; size = chunk()) {
-					copy(size, body);
-					line();
-				}
-				while (!line().isEmpty()) {
-					// trailer fields
-				}
-			}
-			else {
-				copy(length, body);
-			}
-		}
-
-		private long chunk() throws IOException {
-			return Long.parseLong(line().split(";")[0].trim(), 16);
-		}
-
-		private String line() throws IOException {
-			ByteArrayOutputStream line = new ByteArrayOutputStream();
-			for (int b = this.in.read(); b != '\n'; b = this.in.read()) {
-				if (b < 0) {
-					throw new IOException("connection closed mid-response");
-				}
-				if (b != '\r') {
-					line.write(b);
-				}
-			}
-			return line.toString(StandardCharsets.US_ASCII);
-		}
-
-		private void copy(long bytes, ByteArrayOutputStream body) throws IOException {
-			for (long i = 0; i < bytes; i++) {
-				int b = this.in.read();
-				if (b < 0) {
-					throw new IOException("connection closed mid-body");
-				}
-				if (body != null) {
-					body.write(b);
-				}
-			}
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-		}
-
 	}
 
 }

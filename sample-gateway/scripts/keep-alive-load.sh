@@ -18,13 +18,16 @@ shift $(( $# > 2 ? 2 : $# ))
 ./mvnw -B -q -pl sample-gateway -am -DskipTests package "$@"
 port=${PORT:-18080}
 log=$(mktemp)
+classes=$(mktemp -d)
+# The load program and the connection it shares with sustained-load.sh's, compiled together.
+javac -d "$classes" sample-gateway/scripts/KeepAliveLoad.java sample-gateway/scripts/LoadConnection.java
 java -Xmx512m -jar sample-gateway/target/sample-gateway-0.1.0-SNAPSHOT.jar --server.port="$port" \
 	--logging.level.root=WARN >"$log" 2>&1 &
 gateway=$!
-trap 'kill $gateway 2>/dev/null; wait $gateway 2>/dev/null || true; rm -f "$log"' EXIT
+trap 'kill $gateway 2>/dev/null; wait $gateway 2>/dev/null || true; rm -rf "$log" "$classes"' EXIT
 for _ in $(seq 120); do
 	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 	sleep 0.5
 done
 grep -E 'Reactor Netty .* can leave' "$log" || true
-java -Xss256k sample-gateway/scripts/KeepAliveLoad.java "$port" "$connections" "$seconds"
+java -Xss256k -cp "$classes" KeepAliveLoad "$port" "$connections" "$seconds"

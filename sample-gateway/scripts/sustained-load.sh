@@ -2,7 +2,7 @@
 # Sustained load on the sample gateway, outside the test suite: hundreds of keep-alive
 # connections for several minutes on the ten policies of sustained-load.yml (every
 # algorithm, a day and a second window each), some clients far over their limits, most
-# far under. SustainedLoad.java checks that every request got a 200 or a 429, that the
+# far under. SustainedLoad (with LoadConnection) checks that every request got a 200 or a 429, that the
 # gateway's metrics count exactly what was seen, and that each client was admitted what
 # its limit allows. Meanwhile the gateway's live heap (what a full GC leaves, every 30 s)
 # is logged, to show it flat once every client has been seen. Loopback only; needs a JDK,
@@ -23,6 +23,9 @@ store=${3:-caffeine}
 ./mvnw -B -q -pl sample-gateway -am -DskipTests package
 port=${PORT:-18080}
 work=$(mktemp -d)
+classes="$work/classes"
+# The load program and the connection it shares with keep-alive-load.sh's, compiled together.
+javac -d "$classes" sample-gateway/scripts/SustainedLoad.java sample-gateway/scripts/LoadConnection.java
 pids=()
 cleanup() {
 	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -73,7 +76,7 @@ echo "live heap before load: $(live_heap)"
 ) &
 pids+=($!)
 status=0
-java -Xss256k sample-gateway/scripts/SustainedLoad.java "$port" "$connections" "$seconds" || status=$?
+java -Xss256k -cp "$classes" SustainedLoad "$port" "$connections" "$seconds" || status=$?
 echo "live heap after load: $(live_heap)"
 echo "gateway GC pauses: $(grep -c 'Pause' "$work/gc.log"), longest $(grep -o '[0-9.]*ms$' "$work/gc.log" | sort -n | tail -1)"
 if grep -E ' ERROR |Exception' "$work/gateway.log" | head -5; then
