@@ -14,8 +14,9 @@
 # Environment: SCRIPT_COST_ROUNDS (5), SCRIPT_COST_CALLS (50000), SCRIPT_COST_CLIENTS (16),
 # SCRIPT_COST_OUTPUT (docs/benchmarks; writes redis-script-cost.md and .csv there),
 # SCRIPT_COST_COMPARE ("label=directory ...": more scripts to measure in the same rounds,
-# each directory as written by dev.ratelimit.store.redis.ScriptCostCalls, for example from
-# another checkout, so that a before and an after are measured under the same conditions).
+# each directory as dev.ratelimit.store.redis.ScriptCostCalls writes it, for example the
+# target/redis-script-cost/ours a run of this script left in another checkout or commit,
+# so that a before and an after are measured under the same conditions).
 # Wrap it in `flock /tmp/bench.lock` on a shared machine.
 set -euo pipefail
 
