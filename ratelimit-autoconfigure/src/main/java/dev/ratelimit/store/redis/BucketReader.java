@@ -71,9 +71,9 @@ final class BucketReader {
 	 * The live buckets of a policy, walked with SCAN in bounded batches.
 	 */
 	Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
-		return scan(policy).concatMap((metaKey) -> {
+		return scan(policy).concatMap((bucketKey) -> {
 			for (TierLayout layout : this.script.layouts(policy)) {
-				Optional<String> clientKey = layout.clientKeyOf(metaKey);
+				Optional<String> clientKey = layout.clientKeyOf(bucketKey);
 				if (clientKey.isPresent()) {
 					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey.get()), layout);
 				}
@@ -117,8 +117,9 @@ final class BucketReader {
 
 	private Flux<String> scan(RateLimitPolicy policy) {
 		// The escaped policy id holds no ':' and no glob character: the pattern matches the
-		// policy's meta keys and no other policy's.
-		String pattern = escapeGlob(this.script.keyPrefix()) + ":{" + TierLayout.escape(policy.id()) + ":*}:m";
+		// policy's bucket keys and no other policy's.
+		String pattern = escapeGlob(this.script.keyPrefix()) + ":{" + TierLayout.escape(policy.id()) + ":*"
+				+ TierLayout.BUCKET_SUFFIX;
 		return this.script
 			.onRedis(this.script.redis().scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
 	}

@@ -28,9 +28,11 @@ final class ScriptProtocol {
 	static final int FIXED_ARGUMENTS = 5 + 2 * REFUND_LOTS;
 
 	/**
-	 * Script arguments per limit: algorithm code, quota, period in microseconds, rate.
+	 * Script arguments per limit: algorithm code, quota, period in microseconds, rate,
+	 * and the limit's tag (its position and those four), under which the bucket key
+	 * holds its state.
 	 */
-	static final int ARGUMENTS_PER_LIMIT = 4;
+	static final int ARGUMENTS_PER_LIMIT = 5;
 
 	/**
 	 * Reply values per limit of a decision: admitted (1 or 0), remaining, reset and

@@ -13,11 +13,14 @@ import dev.ratelimit.policy.Tier;
 
 /**
  * How one tier of one policy is laid out in Redis, computed once: the key prefix of
- * its buckets and the script arguments describing its limits. A limit's key ends with
- * its position and parameters ({@code }:1:1:100:6.0E7:0.0}: the first limit, fixed
- * window, 100 per minute). Every key of a bucket
- * carries the same hash tag, {@code {<policy>:<tier>:<client key>}}, so that a bucket
- * lives in one Redis Cluster slot and one script can update it atomically.
+ * its buckets and the script arguments describing its limits. A bucket is one string
+ * key, its {@linkplain #BUCKET_SUFFIX bucket key} ({@code rl:{orders:free:10.0.0.1}:b2}),
+ * holding the requests judged and every limit's state, each under its tag: its
+ * position and parameters ({@code 1:1:100:6.0E7:0.0}: the first limit, fixed window,
+ * 100 per minute). A sliding window log keeps its instants in a list key of its own,
+ * named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}). Every key of a
+ * bucket carries the same hash tag, {@code {<policy>:<tier>:<client key>}}, so that a
+ * bucket lives in one Redis Cluster slot and one script can update it atomically.
  * <p>
  * The three parts are {@linkplain #escape(String) escaped}, the client key above all,
  * which a client chooses: none holds a {@code :}, so each key parses back one way
@@ -34,6 +37,13 @@ final class TierLayout {
 	private static final String ESCAPED = "%:{}*?[]\\";
 
 	private static final String HEX_DIGITS = "0123456789ABCDEF";
+
+	/**
+	 * The end of a bucket key, after its hash tag: {@code b} and the stored layout's
+	 * version. Version 1 kept a hash per limit and a meta hash ending {@code }:m}; a new
+	 * version gets a new name, so that no version reads another's state.
+	 */
+	static final String BUCKET_SUFFIX = "}:b2";
 
 	private final Tier tier;
 
@@ -54,13 +64,15 @@ final class TierLayout {
 		for (int i = 0; i < limits.size(); i++) {
 			int first = arguments.size();
 			addArguments(arguments, limits.get(i));
-			// The limit's parameters are part of its key: after a live reload that changed
+			// The limit's parameters are part of its tag: after a live reload that changed
 			// a limit, the script starts it afresh rather than reading numbers that meant
 			// something else (a window index of another length, a count above the new
-			// limit); an unchanged limit keeps its key and its state.
-			this.keySuffixes[i] = "}:" + (i + 1) + ":" + String.join(":", arguments.subList(first, arguments.size()));
+			// limit); an unchanged limit keeps its tag and its state.
+			String tag = (i + 1) + ":" + String.join(":", arguments.subList(first, arguments.size()));
+			arguments.add(tag);
+			this.keySuffixes[i] = "}:" + tag;
 		}
-		this.keySuffixes[limits.size()] = "}:m";
+		this.keySuffixes[limits.size()] = BUCKET_SUFFIX;
 		this.limitArguments = Collections.unmodifiableList(arguments);
 		this.idleMillis = Long.toString(Math.max(1, ceilMillis(tier.idleTimeout().toNanos())));
 	}
@@ -70,7 +82,7 @@ final class TierLayout {
 	}
 
 	/**
-	 * The bucket's keys: one per limit, in the tier's order, then its meta hash.
+	 * The bucket's keys: one per limit, in the tier's order, then its bucket key.
 	 */
 	List<String> keys(String clientKey) {
 		String tagged = this.keyPrefix + escape(clientKey);
@@ -82,16 +94,15 @@ final class TierLayout {
 	}
 
 	/**
-	 * The client key of this tier's meta key; none when it is another tier's or none of
-	 * ours.
+	 * The client key of this tier's bucket key; none when it is another tier's or none
+	 * of ours.
 	 */
-	Optional<String> clientKeyOf(String metaKey) {
-		String suffix = this.keySuffixes[this.keySuffixes.length - 1];
-		if (!metaKey.startsWith(this.keyPrefix) || !metaKey.endsWith(suffix)
-				|| metaKey.length() < this.keyPrefix.length() + suffix.length()) {
+	Optional<String> clientKeyOf(String bucketKey) {
+		if (!bucketKey.startsWith(this.keyPrefix) || !bucketKey.endsWith(BUCKET_SUFFIX)
+				|| bucketKey.length() < this.keyPrefix.length() + BUCKET_SUFFIX.length()) {
 			return Optional.empty();
 		}
-		return unescape(metaKey.substring(this.keyPrefix.length(), metaKey.length() - suffix.length()));
+		return unescape(bucketKey.substring(this.keyPrefix.length(), bucketKey.length() - BUCKET_SUFFIX.length()));
 	}
 
 	/**
@@ -188,7 +199,7 @@ final class TierLayout {
 
 	private static void addArguments(List<String> arguments, Limit limit) {
 		// Periods go in microseconds, Redis TIME's unit, as exact decimals so that no
-		// configured duration is rounded.
+		// configured duration is rounded. The limit's tag follows, added by the caller.
 		arguments.add(Integer.toString(ScriptProtocol.code(limit.algorithm())));
 		arguments.add(Long.toString(limit.quota()));
 		if (limit instanceof TokenBucket bucket) {

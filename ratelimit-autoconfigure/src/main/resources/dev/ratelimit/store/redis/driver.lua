@@ -1,9 +1,14 @@
--- The entry point, after the algorithms. One bucket per call: KEYS[1..n] its limits'
--- states (in the tier's order), KEYS[n + 1] its meta hash {n = requests judged}.
+-- The entry point, after the algorithms. One bucket per call: KEYS[1..n] its limits' own
+-- keys (in the tier's order; only a sliding window log keeps its state there, a list),
+-- KEYS[n + 1] the bucket key: a string holding the requests judged and every other
+-- limit's state, "<requests>|<tag> <fields>|<tag> <fields>...", each limit's fields under
+-- its tag (its position and parameters, so that a limit changed by a live reload starts
+-- afresh), written with one SET that also renews its expiry (the tier's idle timeout).
 -- The upper-case names (algorithm codes, argument counts, reply strides) are declared
 -- in front of the script by dev.ratelimit.store.redis.ScriptProtocol, their one home.
 -- ARGV: mode, cost, idle-ms, want, requests, then REFUND_LOTS pairs (units, leased-at),
--- then per limit (ARGUMENTS_PER_LIMIT): algorithm code, quota, period (microseconds), rate.
+-- then per limit (ARGUMENTS_PER_LIMIT): algorithm code, quota, period (microseconds),
+-- rate, tag.
 --   acquire: judge `cost` against every limit; consume from all or none.
 --   lease:   give back each lot of units at the time it was leased at, then consume up
 --            to `want` units that every limit admits, and judge `cost` against what is left.
@@ -15,13 +20,18 @@ local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local mode = ARGV[1]
 local cost = tonumber(ARGV[2])
 local limit_count = #KEYS - 1
-local meta = KEYS[#KEYS]
+local bucket = KEYS[#KEYS]
+local stored = redis.call('GET', bucket)
 
-if mode == 'peek' and redis.call('EXISTS', meta) == 0 then
+if mode == 'peek' and not stored then
 	return {}
 end
 
-local params, states = {}, {}
+local requests = 0
+local params, states, segments = {}, {}, {}
+if stored then
+	requests = tonumber(string.match(stored, '^[^|]*'))
+end
 for i = 1, limit_count do
 	local base = FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT
 	local p = {
@@ -29,21 +39,33 @@ for i = 1, limit_count do
 		quota = tonumber(ARGV[base + 2]),
 		period = tonumber(ARGV[base + 3]),
 		rate = tonumber(ARGV[base + 4]),
+		tag = ARGV[base + 5],
 	}
 	params[i] = p
-	states[i] = p.algorithm.load(KEYS[i], now, p)
+	-- This limit's fields, as its encode wrote them; none when the bucket is new or the
+	-- limit changed.
+	local segment, a, b, c
+	if stored then
+		local _, tag_end = string.find(stored, '|' .. p.tag .. ' ', 1, true)
+		if tag_end then
+			segment = string.match(stored, '^[^|]*', tag_end + 1)
+			a, b, c = string.match(segment, '^(%S+) ?(%S*) ?(%S*)$')
+		end
+	end
+	segments[i] = segment
+	states[i] = p.algorithm.load(KEYS[i], now, p, tonumber(a), tonumber(b), tonumber(c))
 end
 
 if mode == 'peek' then
-	local reply = { tonumber(redis.call('HGET', meta, 'n')) or 0 }
+	local reply = { requests }
 	for i = 1, limit_count do
 		local p = params[i]
 		local _, remaining, reset = p.algorithm.probe(states[i], now, p, 0)
 		local described = p.algorithm.describe(states[i], now, p)
-		table.insert(reply, remaining)
-		table.insert(reply, reset)
+		reply[#reply + 1] = remaining
+		reply[#reply + 1] = reset
 		for j = 1, STATE_VALUES do
-			table.insert(reply, described[j] ~= nil and tostring(described[j]) or '')
+			reply[#reply + 1] = described[j] ~= nil and tostring(described[j]) or ''
 		end
 	end
 	return reply
@@ -94,13 +116,21 @@ if mode == 'acquire' then
 end
 for i = 1, limit_count do
 	for j = 1, DECISION_VALUES do
-		table.insert(reply, decisions[i][j])
+		reply[#reply + 1] = decisions[i][j]
 	end
 end
 
-local requests = tonumber(ARGV[5])
-if requests > 0 then
-	redis.call('HINCRBY', meta, 'n', requests)
+-- One write for the whole bucket: a limit left as it was keeps its text as it was read
+-- (nothing to format, nothing rounded), a new or changed one is encoded.
+local written = { exact(requests + tonumber(ARGV[5])) }
+for i = 1, limit_count do
+	local segment = segments[i]
+	if states[i].changed then
+		segment = params[i].algorithm.encode(states[i])
+	end
+	if segment then
+		written[#written + 1] = params[i].tag .. ' ' .. segment
+	end
 end
-redis.call('PEXPIRE', meta, ARGV[3])
+redis.call('SET', bucket, table.concat(written, '|'), 'PX', ARGV[3])
 return reply

@@ -1,14 +1,12 @@
--- Fixed window counter (dev.ratelimit.algorithm.FixedWindow): hash {w = window index, c = count}.
+-- Fixed window counter (dev.ratelimit.algorithm.FixedWindow): fields window index, count.
 definitions[FIXED_WINDOW] = function() return {
-	load = function(key, now, p)
-		local stored = redis.call('HMGET', key, 'w', 'c')
+	load = function(key, now, p, stored_index, count)
 		local index = math.floor(now / p.period)
-		local stored_index = tonumber(stored[1])
 		-- A reading older than the stored window counts in the stored window.
 		if stored_index and stored_index >= index then
-			return { key = key, index = stored_index, count = tonumber(stored[2]) }
+			return { index = stored_index, count = count }
 		end
-		return { key = key, index = index, count = 0 }
+		return { index = index, count = 0 }
 	end,
 	until_end = function(s, now, p)
 		return math.min((s.index + 1) * p.period - now, p.period)
@@ -23,18 +21,17 @@ definitions[FIXED_WINDOW] = function() return {
 		-- A rejection's reset is its retry-after.
 		return 0, p.quota - s.count, until_end, until_end
 	end,
-	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.count))
-		expire_in(s.key, algorithms[FIXED_WINDOW].until_end(s, now, p))
+	encode = function(s)
+		return exact(s.index) .. ' ' .. exact(s.count)
 	end,
 	commit = function(s, now, p, cost)
 		s.count = s.count + cost
-		algorithms[FIXED_WINDOW].save(s, now, p)
+		s.changed = true
 	end,
 	refund = function(s, now, p, units, at)
 		if math.floor(at / p.period) == s.index and s.count > 0 then
 			s.count = math.max(0, s.count - units)
-			algorithms[FIXED_WINDOW].save(s, now, p)
+			s.changed = true
 		end
 	end,
 	describe = function(s, now, p)

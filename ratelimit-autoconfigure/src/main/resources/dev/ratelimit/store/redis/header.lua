@@ -23,15 +23,20 @@ local function whole_units(units)
 	return whole
 end
 
--- Numbers are written with all 17 significant digits a double holds (a timestamp in
--- microseconds has 16, a fraction of a token more): explicit, rather than left to
--- conversions such as tostring, which keeps 14.
+-- A number as text that reads back as the same double: an integer (a count, a window
+-- index, an instant in microseconds) with all its digits; anything else with the 17
+-- significant digits a double holds (a fraction of a token), rather than tostring's 14.
 local function exact(number)
+	if number % 1 == 0 and math.abs(number) < 2 ^ 53 then
+		return string.format('%d', number)
+	end
 	return string.format('%.17g', number)
 end
 
 -- The key lives until its state is as good as new again; an already new state is
--- simply forgotten.
+-- simply forgotten. Only the sliding window log, a list of its own, expires this way:
+-- the other states live in the bucket key, which lives as long as the tier's idle
+-- timeout.
 local function expire_in(key, us)
 	local ms = math.ceil(us / 1000)
 	if ms < 1 then
@@ -41,12 +46,14 @@ local function expire_in(key, us)
 	end
 end
 
--- Each algorithm: load (state now, rolled or refilled, nothing written), probe
--- (allowed, remaining, reset, retry-after; nothing written), commit and refund (write
--- the state and its expiry), describe (state for display).
+-- Each algorithm: load (state now, rolled or refilled, nothing written; from the fields
+-- its encode wrote, or none for a new bucket), probe (allowed, remaining, reset,
+-- retry-after; nothing written), commit and refund (change the state and mark it
+-- changed; the log writes its list), encode (the state's fields as text for the bucket
+-- key; none for the log), describe (state for display).
 -- Only the algorithms a call uses are built: Redis runs the whole script on every call,
 -- and building all five tables of functions each time costs about a fifth of a token
--- bucket's decision (measured with redis-benchmark and INFO commandstats).
+-- bucket's decision (measured with src/bench/redis-script-cost.sh).
 local definitions = {}
 local algorithms = setmetatable({}, {
 	__index = function(built, code)

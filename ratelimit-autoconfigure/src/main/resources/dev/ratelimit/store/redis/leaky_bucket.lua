@@ -1,19 +1,16 @@
--- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): hash {l = level, ts = drain
--- instant}; a missing key is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
+-- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): fields level, drain
+-- instant; none is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
 definitions[LEAKY_BUCKET] = function() return {
-	load = function(key, now, p)
-		local stored = redis.call('HMGET', key, 'l', 'ts')
-		local level = tonumber(stored[1])
+	load = function(key, now, p, level, at)
 		if not level then
-			return { key = key, level = 0, at = now }
+			return { level = 0, at = now }
 		end
-		local at = tonumber(stored[2])
 		local elapsed = now - at
 		if elapsed > 0 then
 			level = math.max(0, level - elapsed * p.rate / p.period)
 			at = now
 		end
-		return { key = key, level = level, at = at }
+		return { level = level, at = at }
 	end,
 	until_drained = function(p, units)
 		if units <= EPSILON then
@@ -37,17 +34,16 @@ definitions[LEAKY_BUCKET] = function() return {
 		local retry_after = math.max(1, bucket.until_drained(p, overflow))
 		return 0, whole_units(p.quota - s.level), retry_after, retry_after
 	end,
-	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'l', exact(s.level), 'ts', exact(s.at))
-		expire_in(s.key, algorithms[LEAKY_BUCKET].until_drained(p, s.level))
+	encode = function(s)
+		return exact(s.level) .. ' ' .. exact(s.at)
 	end,
 	commit = function(s, now, p, cost)
 		s.level = math.min(p.quota, s.level + cost)
-		algorithms[LEAKY_BUCKET].save(s, now, p)
+		s.changed = true
 	end,
 	refund = function(s, now, p, units, at)
 		s.level = math.max(0, s.level - units)
-		algorithms[LEAKY_BUCKET].save(s, now, p)
+		s.changed = true
 	end,
 	describe = function(s, now, p)
 		return { exact(s.level) }

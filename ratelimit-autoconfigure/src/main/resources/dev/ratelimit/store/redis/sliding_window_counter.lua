@@ -1,19 +1,17 @@
--- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): hash
--- {w = window index, c = current count, p = previous count};
+-- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): fields window
+-- index, current count, previous count;
 -- estimate = current + previous * (1 - elapsed / window), admitted when estimate + cost <= limit.
 definitions[SLIDING_WINDOW_COUNTER] = function() return {
-	load = function(key, now, p)
-		local stored = redis.call('HMGET', key, 'w', 'c', 'p')
+	load = function(key, now, p, stored_index, current, previous)
 		local index = math.floor(now / p.period)
-		local s = { key = key, index = index, current = 0, previous = 0 }
-		local stored_index = tonumber(stored[1])
+		local s = { index = index, current = 0, previous = 0 }
 		if stored_index then
 			if index <= stored_index then
 				s.index = stored_index
-				s.current = tonumber(stored[2])
-				s.previous = tonumber(stored[3])
+				s.current = current
+				s.previous = previous
 			elseif index == stored_index + 1 then
-				s.previous = tonumber(stored[2])
+				s.previous = current
 			end
 		end
 		s.elapsed = math.max(0, now - s.index * p.period)
@@ -65,23 +63,21 @@ definitions[SLIDING_WINDOW_COUNTER] = function() return {
 		local retry_after = counter.until_fits(s, p, s.current, cost)
 		return 0, whole_units(p.quota - estimate), retry_after, retry_after
 	end,
-	save = function(s, now, p)
-		redis.call('HMSET', s.key, 'w', exact(s.index), 'c', exact(s.current), 'p', exact(s.previous))
-		-- The current count weighs on the estimate until the end of the next window.
-		expire_in(s.key, (s.index + 2) * p.period - now)
+	encode = function(s)
+		return exact(s.index) .. ' ' .. exact(s.current) .. ' ' .. exact(s.previous)
 	end,
 	commit = function(s, now, p, cost)
 		s.current = s.current + cost
-		algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
+		s.changed = true
 	end,
 	refund = function(s, now, p, units, at)
 		local at_index = math.floor(at / p.period)
 		if at_index == s.index and s.current > 0 then
 			s.current = math.max(0, s.current - units)
-			algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
+			s.changed = true
 		elseif at_index == s.index - 1 and s.previous > 0 then
 			s.previous = math.max(0, s.previous - units)
-			algorithms[SLIDING_WINDOW_COUNTER].save(s, now, p)
+			s.changed = true
 		end
 	end,
 	describe = function(s, now, p)

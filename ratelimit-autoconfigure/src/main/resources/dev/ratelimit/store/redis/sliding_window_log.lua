@@ -1,5 +1,6 @@
 -- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): a list of admission
--- instants in microseconds, oldest first; a unit admitted at t counts while now < t + window.
+-- instants in microseconds, oldest first, in a list key of its own (KEYS[i]); a unit
+-- admitted at t counts while now < t + window. Nothing in the bucket key.
 definitions[SLIDING_WINDOW_LOG] = function() return {
 	load = function(key, now, p)
 		while true do
@@ -56,6 +57,9 @@ definitions[SLIDING_WINDOW_LOG] = function() return {
 	refund = function(s, now, p, units, at)
 		local removed = redis.call('LREM', s.key, -units, exact(at))
 		s.size = s.size - removed
+	end,
+	encode = function(s)
+		return nil
 	end,
 	describe = function(s, now, p)
 		return { s.size }

@@ -1,20 +1,17 @@
--- Token bucket (dev.ratelimit.algorithm.TokenBucket): hash {t = tokens, ts = refill instant};
--- a missing key is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
+-- Token bucket (dev.ratelimit.algorithm.TokenBucket): fields tokens, refill instant;
+-- none is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
 definitions[TOKEN_BUCKET] = function() return {
-	load = function(key, now, p)
-		local stored = redis.call('HMGET', key, 't', 'ts')
-		local tokens = tonumber(stored[1])
+	load = function(key, now, p, tokens, at)
 		if not tokens then
-			return { key = key, tokens = p.quota, at = now }
+			return { tokens = p.quota, at = now }
 		end
-		local at = tonumber(stored[2])
 		local elapsed = now - at
 		-- A late reading neither refills nor moves the refill instant back.
 		if elapsed > 0 then
 			tokens = math.min(p.quota, tokens + elapsed * p.rate / p.period)
 			at = now
 		end
-		return { key = key, tokens = tokens, at = at }
+		return { tokens = tokens, at = at }
 	end,
 	until_holding = function(p, target, tokens)
 		local missing = target - tokens
@@ -38,17 +35,16 @@ definitions[TOKEN_BUCKET] = function() return {
 		local retry_after = math.max(1, bucket.until_holding(p, math.min(cost, p.quota), s.tokens))
 		return 0, whole_units(s.tokens), retry_after, retry_after
 	end,
-	save = function(s, now, p)
-		redis.call('HMSET', s.key, 't', exact(s.tokens), 'ts', exact(s.at))
-		expire_in(s.key, algorithms[TOKEN_BUCKET].until_holding(p, p.quota, s.tokens))
+	encode = function(s)
+		return exact(s.tokens) .. ' ' .. exact(s.at)
 	end,
 	commit = function(s, now, p, cost)
 		s.tokens = math.max(0, s.tokens - cost)
-		algorithms[TOKEN_BUCKET].save(s, now, p)
+		s.changed = true
 	end,
 	refund = function(s, now, p, units, at)
 		s.tokens = math.min(p.quota, s.tokens + units)
-		algorithms[TOKEN_BUCKET].save(s, now, p)
+		s.changed = true
 	end,
 	describe = function(s, now, p)
 		return { exact(s.tokens) }

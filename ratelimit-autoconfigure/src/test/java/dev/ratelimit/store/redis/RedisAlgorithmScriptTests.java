@@ -243,18 +243,17 @@ class RedisAlgorithmScriptTests {
 	}
 
 	@Test
-	void keysShareOneHashTagAndExpireWhenTheBucketIsAsGoodAsNew() {
+	void keysShareOneHashTagAndTheBucketExpiresWhenItIsAsGoodAsNew() {
 		TierLayout layout = layout(new FixedWindow(10, Duration.ofSeconds(30)), new TokenBucket(5, 1, Duration.ofSeconds(1)));
 		acquire(layout, "10.0.0.1", 1);
 		List<String> keys = layout.keys("10.0.0.1");
 		assertThat(keys).containsExactly("rl:{orders:free:10.0.0.1}:1:1:10:3.0E7:0.0",
-				"rl:{orders:free:10.0.0.1}:2:4:5:1000000.0:1.0", "rl:{orders:free:10.0.0.1}:m");
-		for (String key : keys) {
-			Long ttl = redis.template().getExpire(key).map(Duration::toMillis).block();
-			assertThat(ttl).as(key).isPositive().isLessThanOrEqualTo(30_000);
-		}
-		// One token missing refills in a second.
-		assertThat(redis.template().getExpire(keys.get(1)).block()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+				"rl:{orders:free:10.0.0.1}:2:4:5:1000000.0:1.0", "rl:{orders:free:10.0.0.1}:b2");
+		// Both limits' states are in the bucket key, which lives until the tier's longest
+		// limit is as good as new; the limits' own keys are for sliding window logs only.
+		Long ttl = redis.template().getExpire(keys.get(2)).map(Duration::toMillis).block();
+		assertThat(ttl).isPositive().isLessThanOrEqualTo(30_000).isGreaterThan(20_000);
+		assertThat(redis.template().countExistingKeys(keys.subList(0, 2)).block()).isZero();
 	}
 
 	@Test
@@ -262,11 +261,30 @@ class RedisAlgorithmScriptTests {
 		TierLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)), new SlidingWindowLog(5, Duration.ofHours(1)));
 		this.script.acquire(layout, "client", 1).block();
 		List<String> keys = layout.keys("client");
-		String refilledAt = (String) redis.template().opsForHash().get(keys.get(0), "ts").block();
+		String bucket = redis.template().opsForValue().get(keys.get(2)).block();
 		String admittedAt = redis.template().opsForList().index(keys.get(1), 0).block();
-		// Sixteen digits of microseconds since the epoch, not 14 significant digits.
-		assertThat(refilledAt).matches("\\d{16}");
+		// Sixteen digits of microseconds since the epoch, not 14 significant digits: one
+		// request judged, then the token bucket's tokens and refill instant.
+		assertThat(bucket).matches("1\\|" + tag(layout, 0).replace(".", "\\.") + " 4 \\d{16}");
 		assertThat(admittedAt).matches("\\d{16}");
+	}
+
+	@Test
+	void aFractionOfATokenIsKeptExactlyAndARejectionLeavesTheStateAsItWasRead() {
+		TierLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)));
+		String bucket = layout.keys("client").get(1);
+		double tokens = 7.0 / 3.0;
+		// A refill instant an hour ahead: no refill during the test, only what is spent.
+		String refilledAt = Long.toString(redisTimeMicros() + Duration.ofHours(1).toNanos() / 1000);
+		redis.template().opsForValue().set(bucket, "0|" + tag(layout, 0) + " " + tokens + " " + refilledAt).block();
+		assertThat(acquire(layout, "client", 1).allowed()).isTrue();
+		String afterOne = redis.template().opsForValue().get(bucket).block();
+		String[] fields = afterOne.substring(afterOne.indexOf(' ') + 1).split(" ");
+		assertThat(Double.parseDouble(fields[0])).isEqualTo(tokens - 1);
+		assertThat(fields[1]).isEqualTo(refilledAt);
+		assertThat(acquire(layout, "client", 2).allowed()).isFalse();
+		assertThat(redis.template().opsForValue().get(bucket).block())
+			.isEqualTo("2" + afterOne.substring(afterOne.indexOf('|')));
 	}
 
 	@Test
@@ -299,6 +317,14 @@ class RedisAlgorithmScriptTests {
 
 	private BucketSnapshot peek(TierLayout layout, String key) {
 		return new BucketReader(this.script).peek(new BucketId("orders", "free", key), layout).block();
+	}
+
+	/**
+	 * The tag under which the bucket key holds limit {@code index}'s state.
+	 */
+	private static String tag(TierLayout layout, int index) {
+		List<String> arguments = layout.arguments("peek", 0, 0, 0, Refund.NONE, Refund.NONE);
+		return arguments.get(ScriptProtocol.FIXED_ARGUMENTS + (index + 1) * ScriptProtocol.ARGUMENTS_PER_LIMIT - 1);
 	}
 
 	private TierLayout layout(Limit... limits) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# What one decision costs inside Redis (docs/benchmarks.md, section 4): our acquire script,
+# as BucketScript assembles it, for each algorithm, against Spring Cloud Gateway's
+# request_rate_limiter.lua (RedisRateLimiter's script, read from the
+# spring-cloud-gateway-server-webflux jar this module builds with). Each is called on one
+# hot bucket that admits every call (so each call writes), with redis-benchmark
+# (EVALSHA, SCRIPT_COST_CALLS calls from SCRIPT_COST_CLIENTS connections) against a
+# throwaway redis-server; the cost is Redis's own time per call, INFO commandstats'
+# usec_per_call for EVALSHA, the network and the client excluded. Rounds alternate the
+# scripts so that drift hits all alike; the table gives each one's median, and its ratio to
+# RedisRateLimiter's median.
+#
+# Usage (from anywhere): ratelimit-autoconfigure/src/bench/redis-script-cost.sh
+# Environment: SCRIPT_COST_ROUNDS (5), SCRIPT_COST_CALLS (50000), SCRIPT_COST_CLIENTS (16),
+# SCRIPT_COST_OUTPUT (docs/benchmarks; writes redis-script-cost.md and .csv there),
+# SCRIPT_COST_COMPARE ("label=directory ...": more scripts to measure in the same rounds,
+# each directory as dev.ratelimit.store.redis.ScriptCostCalls writes it, for example the
+# target/redis-script-cost/ours a run of this script left in another checkout or commit,
+# so that a before and an after are measured under the same conditions).
+# Wrap it in `flock /tmp/bench.lock` on a shared machine.
+set -euo pipefail
+
+MODULE=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(dirname "$MODULE")
+WORK=$MODULE/target/redis-script-cost
+OUTPUT=${SCRIPT_COST_OUTPUT:-$ROOT/docs/benchmarks}
+ROUNDS=${SCRIPT_COST_ROUNDS:-5}
+CALLS=${SCRIPT_COST_CALLS:-50000}
+CLIENTS=${SCRIPT_COST_CLIENTS:-16}
+REDIS_PID=""
+
+log() {
+	echo "[script-cost $(date +%H:%M:%S)] $*" >&2
+}
+
+fail() {
+	log "FAILED: $*"
+	exit 1
+}
+
+stop_redis() {
+	if [[ -n $REDIS_PID ]]; then
+		kill "$REDIS_PID" 2>/dev/null || true
+		wait "$REDIS_PID" 2>/dev/null || true
+	fi
+}
+trap stop_redis EXIT
+
+command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
+	fail "redis-server and redis-benchmark are needed (Debian: apt-get install redis-server redis-tools)"
+
+rm -rf "$WORK"
+mkdir -p "$WORK/ours" "$WORK/scg" "$OUTPUT"
+
+log "building the module and the bench tools"
+(cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
+CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
+java -cp "$CLASSPATH_ALL" dev.ratelimit.store.redis.ScriptCostCalls "$WORK/ours"
+
+# RedisRateLimiter's own script and its call: keys {id}.tokens and {id}.timestamp; rate,
+# capacity, no time (the script reads Redis TIME), one token; as generous as ours.
+SCG_JAR=$(tr ':' '\n' <"$MODULE/target/bench-classpath.txt" | grep '/spring-cloud-gateway-server-webflux-[^/]*\.jar$' | head -1)
+[[ -n $SCG_JAR ]] || fail "spring-cloud-gateway-server-webflux is not on the module's classpath"
+unzip -p "$SCG_JAR" META-INF/scripts/request_rate_limiter.lua >"$WORK/scg/script.lua"
+SCG_VERSION=$(basename "$SCG_JAR" .jar)
+SCG_VERSION=${SCG_VERSION#spring-cloud-gateway-server-webflux-}
+printf 'token-bucket\0372\037request_rate_limiter.{203.0.113.7}.tokens\037request_rate_limiter.{203.0.113.7}.timestamp\0371000000\0371000000\037\0371\n' \
+	>"$WORK/scg/calls.tsv"
+
+# label, directory; ours first, RedisRateLimiter last.
+CONTENDERS=("RateLimit=$WORK/ours")
+read -r -a EXTRA <<<"${SCRIPT_COST_COMPARE:-}"
+CONTENDERS+=("${EXTRA[@]}")
+CONTENDERS+=("RedisRateLimiter $SCG_VERSION=$WORK/scg")
+
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --bind 127.0.0.1 --port "$PORT" --save '' --appendonly no --daemonize no >"$WORK/redis.log" 2>&1 &
+REDIS_PID=$!
+for _ in $(seq 50); do
+	redis-cli -p "$PORT" ping >/dev/null 2>&1 && break
+	sleep 0.1
+done
+redis-cli -p "$PORT" ping >/dev/null 2>&1 || fail "redis-server did not start (see $WORK/redis.log)"
+REDIS_VERSION=$(redis-cli -p "$PORT" info server | tr -d '\r' | sed -n 's/^redis_version://p')
+
+declare -A SHA
+for contender in "${CONTENDERS[@]}"; do
+	dir=${contender#*=}
+	[[ -f $dir/script.lua && -f $dir/calls.tsv ]] || fail "$dir lacks script.lua or calls.tsv"
+	SHA[$dir]=$(redis-cli -p "$PORT" -x script load <"$dir/script.lua" | tr -d '\r')
+	[[ ${SHA[$dir]} =~ ^[0-9a-f]{40}$ ]] || fail "Redis refused the script in $dir: ${SHA[$dir]}"
+done
+
+# measure DIRECTORY CALL-ARGUMENTS...: microseconds per EVALSHA, on a fresh keyspace.
+measure() {
+	local dir=$1
+	shift
+	redis-cli -p "$PORT" flushall >/dev/null
+	redis-cli -p "$PORT" config resetstat >/dev/null
+	redis-benchmark -p "$PORT" -n "$CALLS" -c "$CLIENTS" -q EVALSHA "${SHA[$dir]}" "$@" >/dev/null
+	local stats
+	stats=$(redis-cli -p "$PORT" info commandstats | tr -d '\r' | grep '^cmdstat_evalsha:') ||
+		fail "no EVALSHA was counted for $dir"
+	# A call that failed (a Lua error) would be counted apart, and measure nothing.
+	[[ $stats =~ failed_calls=0 || ! $stats =~ failed_calls= ]] || fail "EVALSHA failed in $dir: $stats"
+	[[ $stats =~ calls=$CALLS, ]] || fail "expected $CALLS calls in $dir: $stats"
+	sed -n 's/.*usec_per_call=\([0-9.]*\).*/\1/p' <<<"$stats"
+}
+
+RUNS=$WORK/runs.csv
+echo "round,script,algorithm,usec_per_call" >"$RUNS"
+log "redis $REDIS_VERSION on port $PORT; $ROUNDS rounds of $CALLS calls from $CLIENTS clients per script"
+for round in $(seq "$ROUNDS"); do
+	for contender in "${CONTENDERS[@]}"; do
+		label=${contender%%=*}
+		dir=${contender#*=}
+		while IFS=$'\x1f' read -r -a call; do
+			usec=$(measure "$dir" "${call[@]:1}")
+			echo "$round,$label,${call[0]},$usec" >>"$RUNS"
+			log "round $round: $label, ${call[0]}: $usec µs"
+		done <"$dir/calls.tsv"
+	done
+done
+
+# Medians per script and algorithm, in the contenders' order; ratios to RedisRateLimiter.
+python3 - "$RUNS" "$OUTPUT" "$REDIS_VERSION" "$ROUNDS" "$CALLS" "$CLIENTS" "$(uptime | sed 's/.*load average: //')" <<'PYTHON'
+import csv, statistics, sys
+runs, output, redis_version, rounds, calls, clients, load = sys.argv[1:]
+rows = list(csv.DictReader(open(runs)))
+order = []
+for row in rows:
+	if (row["script"], row["algorithm"]) not in order:
+		order.append((row["script"], row["algorithm"]))
+median = {key: statistics.median(float(r["usec_per_call"]) for r in rows
+		if (r["script"], r["algorithm"]) == key) for key in order}
+spread = {key: [float(r["usec_per_call"]) for r in rows if (r["script"], r["algorithm"]) == key] for key in order}
+scg = [key for key in order if key[0].startswith("RedisRateLimiter")][0]
+with open(f"{output}/redis-script-cost.csv", "w") as out:
+	out.write("script,algorithm,median_usec_per_call,ratio_to_redis_rate_limiter,rounds_usec\n")
+	for key in order:
+		out.write(f"{key[0]},{key[1]},{median[key]:.2f},{median[key] / median[scg]:.2f},"
+				+ " ".join(f"{v:.2f}" for v in spread[key]) + "\n")
+with open(f"{output}/redis-script-cost.md", "w") as out:
+	out.write(f"Redis {redis_version}, {rounds} rounds of {calls} EVALSHA calls from {clients} clients per "
+			f"script (redis-benchmark), one hot bucket, every call admitted; Redis's own time per call "
+			f"(INFO commandstats); load average at the end {load}.\n\n")
+	out.write("| script | algorithm | µs per call (median) | ÷ RedisRateLimiter | rounds (µs) |\n")
+	out.write("| --- | --- | ---: | ---: | --- |\n")
+	for key in order:
+		out.write(f"| {key[0]} | {key[1]} | {median[key]:.2f} | {median[key] / median[scg]:.2f}x | "
+				+ ", ".join(f"{v:.2f}" for v in spread[key]) + " |\n")
+print(open(f"{output}/redis-script-cost.md").read())
+PYTHON
