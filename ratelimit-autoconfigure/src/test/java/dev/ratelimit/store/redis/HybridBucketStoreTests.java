@@ -83,28 +83,42 @@ class HybridBucketStoreTests {
 
 	@Test
 	void threeNodesSharingAShortFixedWindowStayWithinFivePercentInEveryWindow() {
-		// Redis and this test share the machine's wall clock, so each admission can be
-		// placed in the Redis window it was counted in, give or take the decision's own
-		// latency: a few admissions may land across a boundary, never a lease's worth.
+		// Redis, the nodes and this test share the machine's wall clock, and a lease's
+		// units expire with the window they were leased in, so an admission counts in the
+		// window of the instant it was decided: between asking and hearing the answer. An
+		// admission whose asking and answer fall in one window is placed there; one whose
+		// answer arrived in the next window (a loaded machine delays answers) could belong
+		// to either and is left out, so the bound is checked on admissions known to be
+		// in each window, never on a guess.
 		Duration window = Duration.ofMillis(500);
 		long limit = 100;
 		Tier tier = TestPolicies.tier("free", new FixedWindow(limit, window));
 		BucketId id = new BucketId("orders", "free", "windowed-client");
 		Map<Long, AtomicLong> perWindow = new ConcurrentHashMap<>();
+		AtomicLong admitted = new AtomicLong();
+		AtomicLong straddling = new AtomicLong();
 		for (int round = 0; round < 100; round++) {
-			Flux.range(0, NODES * 10)
-				.flatMap((i) -> this.nodes.get(i % NODES).acquire(id, tier, 1))
-				.filter(Verdict::allowed)
-				.doOnNext((verdict) -> perWindow
-					.computeIfAbsent(System.currentTimeMillis() / window.toMillis(), (key) -> new AtomicLong())
-					.incrementAndGet())
-				.blockLast();
+			Flux.range(0, NODES * 10).flatMap((i) -> {
+				long askedIn = System.currentTimeMillis() / window.toMillis();
+				return this.nodes.get(i % NODES).acquire(id, tier, 1).filter(Verdict::allowed).doOnNext((verdict) -> {
+					admitted.incrementAndGet();
+					long answeredIn = System.currentTimeMillis() / window.toMillis();
+					if (answeredIn == askedIn) {
+						perWindow.computeIfAbsent(askedIn, (key) -> new AtomicLong()).incrementAndGet();
+					}
+					else {
+						straddling.incrementAndGet();
+					}
+				});
+			}).blockLast();
 			Pause.sleep(SYNC_INTERVAL.toMillis() / 5);
 		}
 		long busiest = perWindow.values().stream().mapToLong(AtomicLong::get).max().orElse(0);
 		System.out.printf("hybrid, %d nodes, sync-interval %dms, fixed-window %d/%dms: %d windows, "
-				+ "busiest admitted %d%n", NODES, SYNC_INTERVAL.toMillis(), limit, window.toMillis(),
-				perWindow.size(), busiest);
+				+ "busiest admitted %d (%d of %d admissions straddled a boundary)%n", NODES, SYNC_INTERVAL.toMillis(),
+				limit, window.toMillis(), perWindow.size(), busiest, straddling.get(), admitted.get());
+		// Most admissions are placed, so an overshoot cannot hide among the unplaced.
+		assertThat(straddling.get()).isLessThan(admitted.get() / 2);
 		assertThat(busiest).isLessThanOrEqualTo(limit + limit / 20);
 	}
 
