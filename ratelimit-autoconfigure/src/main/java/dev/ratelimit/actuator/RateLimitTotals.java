@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 
 /**
  * Counts every decision per policy and outcome since start-up, for the
@@ -22,6 +23,12 @@ public final class RateLimitTotals implements RateLimitListener {
 	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
 			long decisionNanos) {
 		adders(policy)[outcome.ordinal()].increment();
+	}
+
+	@Override
+	public RouteTierListener forRouteTier(String policy, String tier, String routeId, String store) {
+		LongAdder[] adders = adders(policy);
+		return (outcome, decisionNanos) -> adders[outcome.ordinal()].increment();
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.ratelimit.gateway;
 
 import java.util.List;
 
+import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import dev.ratelimit.store.ThrottledLog;
 import org.apache.commons.logging.LogFactory;
 
@@ -26,9 +27,53 @@ final class DecisionListeners {
 				listener.onDecision(policyId, tier, routeId, store, outcome, decisionNanos);
 			}
 			catch (RuntimeException ex) {
-				failures.warn(() -> "Rate limit listener " + listener + " failed", ex);
+				failed(listener, ex);
 			}
 		}
+	}
+
+	/**
+	 * The listeners of one route's decisions under one tier, each bound once here
+	 * ({@link RateLimitListener#forRouteTier}) rather than finding its meters per
+	 * request.
+	 */
+	Bound forRouteTier(String policyId, String tier, String routeId, String store) {
+		RouteTierListener[] bound = new RouteTierListener[this.listeners.length];
+		for (int i = 0; i < bound.length; i++) {
+			bound[i] = this.listeners[i].forRouteTier(policyId, tier, routeId, store);
+		}
+		return new Bound(this.listeners, bound);
+	}
+
+	private static void failed(RateLimitListener listener, RuntimeException ex) {
+		failures.warn(() -> "Rate limit listener " + listener + " failed", ex);
+	}
+
+	/**
+	 * The listeners of one route under one tier.
+	 */
+	static final class Bound {
+
+		private final RateLimitListener[] listeners;
+
+		private final RouteTierListener[] bound;
+
+		private Bound(RateLimitListener[] listeners, RouteTierListener[] bound) {
+			this.listeners = listeners;
+			this.bound = bound;
+		}
+
+		void notify(Outcome outcome, long decisionNanos) {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onDecision(outcome, decisionNanos);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
 	}
 
 }

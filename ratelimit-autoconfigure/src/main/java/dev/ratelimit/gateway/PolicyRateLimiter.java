@@ -164,13 +164,13 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 		if (reject) {
 			// A 429 may say how long to wait (RFC 6585 section 4), in delay-seconds
 			// (RFC 9110 section 10.2.3).
-			headers.set(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+			headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(verdict.retryAfterSeconds()));
 		}
 		return new Response(!reject, headers.toSingleValueMap());
 	}
 
 	private Verdict storeFailed(Snapshot current, String routeId, Throwable error) {
-		storeFailures.warn(() -> "Rate limit store '" + current.store().name() + "' failed for policy '"
+		storeFailures.warn(() -> "Rate limit store '" + current.storeName() + "' failed for policy '"
 				+ this.policyId + "' on route '" + routeId + "'; letting the request through", error);
 		return Verdict.FAIL_OPEN;
 	}
@@ -178,7 +178,7 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	private void notifyListeners(Snapshot current, String routeId, TierPlan plan, Outcome outcome,
 			long decisionNanos) {
 		current.listeners()
-			.notify(this.policyId, plan.tier().name(), routeId, current.store().name(), outcome, decisionNanos);
+			.notify(this.policyId, plan.tier().name(), routeId, current.storeName(), outcome, decisionNanos);
 	}
 
 	/**
@@ -204,14 +204,18 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
 	@Override
 	public String toString() {
-		return "PolicyRateLimiter[policy=" + this.policyId + ", store=" + this.snapshot.store().name() + "]";
+		return "PolicyRateLimiter[policy=" + this.policyId + ", store=" + this.snapshot.storeName() + "]";
 	}
 
 	/**
 	 * What one snapshot of the policies makes of this limiter's policy.
+	 *
+	 * @param storeName the store's name, read once: listeners are told it with every
+	 * decision
 	 */
-	private record Snapshot(RateLimitPolicy policy, BucketDecider store, Map<String, String> tiersByApiKey,
-			Map<String, TierPlan> plansByTier, TierPlan defaultPlan, DecisionListeners listeners) {
+	private record Snapshot(RateLimitPolicy policy, BucketDecider store, String storeName,
+			Map<String, String> tiersByApiKey, Map<String, TierPlan> plansByTier, TierPlan defaultPlan,
+			DecisionListeners listeners) {
 
 		/**
 		 * @throws InvalidRateLimitConfigurationException when the policy's store is not
@@ -219,7 +223,8 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 		 */
 		static Snapshot of(RateLimitEnforcers enforcers, RateLimitPolicies policies, RateLimitPolicy policy) {
 			Map<String, TierPlan> plans = Map.copyOf(enforcers.plans(policy));
-			return new Snapshot(policy, enforcers.decider(policy), policies.tiersByApiKey(), plans,
+			BucketDecider store = enforcers.decider(policy);
+			return new Snapshot(policy, store, store.name(), policies.tiersByApiKey(), plans,
 					plans.get(policy.defaultTier().name()), enforcers.listeners());
 		}
 

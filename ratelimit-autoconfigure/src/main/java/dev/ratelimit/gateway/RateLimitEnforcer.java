@@ -1,5 +1,6 @@
 package dev.ratelimit.gateway;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,11 +53,16 @@ final class RateLimitEnforcer {
 
 	private final BucketDecider store;
 
+	/**
+	 * The store's name, read once: listeners are told it with every decision.
+	 */
+	private final String storeName;
+
 	private final Map<String, String> tiersByApiKey;
 
-	private final Map<String, TierPlan> plansByTier;
+	private final Map<String, RouteTier> tiersByName;
 
-	private final TierPlan defaultPlan;
+	private final RouteTier defaultTier;
 
 	private final RequestTierResolver tiers;
 
@@ -73,8 +79,6 @@ final class RateLimitEnforcer {
 
 	private final ClientKeyResolver.Immediate immediateKeys;
 
-	private final DecisionListeners listeners;
-
 	private final RateLimitRejectionHandler rejectionHandler;
 
 	RateLimitEnforcer(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
@@ -82,9 +86,11 @@ final class RateLimitEnforcer {
 			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler) {
 		this.route = route;
 		this.store = store;
+		this.storeName = store.name();
 		this.tiersByApiKey = tiersByApiKey;
-		this.plansByTier = plansByTier;
-		this.defaultPlan = defaultPlan;
+		this.tiersByName = new HashMap<>();
+		plansByTier.forEach((name, plan) -> this.tiersByName.put(name, routeTier(plan, listeners)));
+		this.defaultTier = this.tiersByName.get(defaultPlan.tier().name());
 		this.tiers = resolvers.tiers();
 		this.costs = resolvers.costs();
 		this.keys = resolvers.keys();
@@ -94,8 +100,12 @@ final class RateLimitEnforcer {
 		this.immediateTiers = immediate ? (RequestTierResolver.Immediate) this.tiers : null;
 		this.immediateCosts = immediate ? (RequestCostResolver.Immediate) this.costs : null;
 		this.immediateKeys = immediate ? (ClientKeyResolver.Immediate) this.keys : null;
-		this.listeners = listeners;
 		this.rejectionHandler = rejectionHandler;
+	}
+
+	private RouteTier routeTier(TierPlan plan, DecisionListeners listeners) {
+		return new RouteTier(plan, listeners.forRouteTier(this.route.policyId(), plan.tier().name(),
+				this.route.routeId(), this.storeName));
 	}
 
 	/**
@@ -106,50 +116,52 @@ final class RateLimitEnforcer {
 	 * @return completes when the request has been answered or passed on
 	 */
 	<C> Mono<Void> enforce(ServerWebExchange exchange, C chain, Next<C> next) {
-		String apiKey = exchange.getRequest().getHeaders().getFirst(this.route.apiKeyHeader());
+		// Without configured API keys no header can name one: not read at all.
+		String apiKey = this.tiersByApiKey.isEmpty() ? null
+				: exchange.getRequest().getHeaders().getFirst(this.route.apiKeyHeader());
 		String apiKeyTier = (apiKey != null) ? this.tiersByApiKey.get(apiKey) : null;
 		String knownApiKey = (apiKeyTier != null) ? apiKey : null;
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		if (this.immediateKeys == null) {
 			return this.tiers.resolve(exchange, apiKeyTier)
 				.onErrorResume(this::tierResolverFailed)
-				.map(this::plan)
-				.defaultIfEmpty(this.defaultPlan)
-				.flatMap((plan) -> this.costs.resolve(exchange)
-					.flatMap((cost) -> plan.admits(cost)
-							? judge(exchange, chain, next, plan, cost, this.keys.resolve(exchange, knownApiKey),
+				.map(this::tier)
+				.defaultIfEmpty(this.defaultTier)
+				.flatMap((tier) -> this.costs.resolve(exchange)
+					.flatMap((cost) -> tier.plan().admits(cost)
+							? judge(exchange, chain, next, tier, cost, this.keys.resolve(exchange, knownApiKey),
 									start)
-							: rejectInvalidCost(exchange, plan, cost)));
+							: rejectInvalidCost(exchange, tier, cost)));
 		}
-		TierPlan plan = plan(this.immediateTiers.resolveNow(exchange, apiKeyTier));
+		RouteTier tier = tier(this.immediateTiers.resolveNow(exchange, apiKeyTier));
 		long cost = this.immediateCosts.resolveNow(exchange);
-		if (!plan.admits(cost)) {
-			return rejectInvalidCost(exchange, plan, cost);
+		if (!tier.plan().admits(cost)) {
+			return rejectInvalidCost(exchange, tier, cost);
 		}
 		String key = this.immediateKeys.resolveNow(exchange, knownApiKey);
 		if (key == null) {
-			return rejectMissingKey(exchange, plan);
+			return rejectMissingKey(exchange, tier);
 		}
 		Verdict verdict;
 		try {
-			verdict = this.store.acquireNow(new BucketId(this.route.policyId(), plan.tier().name(), key), plan.tier(),
+			verdict = this.store.acquireNow(new BucketId(this.route.policyId(), tier.name(), key), tier.plan().tier(),
 					cost);
 		}
 		catch (RuntimeException ex) {
 			verdict = storeFailed(ex);
 		}
 		if (verdict == null) {
-			return judge(exchange, chain, next, plan, cost, Mono.just(key), start);
+			return judge(exchange, chain, next, tier, cost, Mono.just(key), start);
 		}
-		return decided(exchange, chain, next, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start);
+		return decided(exchange, chain, next, tier, verdict, MonotonicClock.SYSTEM.nanoTime() - start);
 	}
 
 	/**
-	 * The plan of a tier name; the default tier's for no name or one this policy does
-	 * not list.
+	 * The tier of a tier name; the default tier for no name or one this policy does not
+	 * list.
 	 */
-	private TierPlan plan(String tierName) {
-		return (tierName != null) ? this.plansByTier.getOrDefault(tierName, this.defaultPlan) : this.defaultPlan;
+	private RouteTier tier(String tierName) {
+		return (tierName != null) ? this.tiersByName.getOrDefault(tierName, this.defaultTier) : this.defaultTier;
 	}
 
 	/**
@@ -165,19 +177,19 @@ final class RateLimitEnforcer {
 	/**
 	 * Judge the request once its key, then the store's verdict, arrive.
 	 */
-	private <C> Mono<Void> judge(ServerWebExchange exchange, C chain, Next<C> next, TierPlan plan, long cost,
+	private <C> Mono<Void> judge(ServerWebExchange exchange, C chain, Next<C> next, RouteTier tier, long cost,
 			Mono<String> key, long start) {
 		return key
 			.flatMap((resolved) -> Mono
-				.defer(() -> this.store.acquire(new BucketId(this.route.policyId(), plan.tier().name(), resolved),
-						plan.tier(), cost))
+				.defer(() -> this.store.acquire(new BucketId(this.route.policyId(), tier.name(), resolved),
+						tier.plan().tier(), cost))
 				.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
 				.onErrorResume((error) -> Mono.just(storeFailed(error))))
 			.defaultIfEmpty(NO_KEY)
 			.onErrorResume((error) -> Mono.just(keyResolverFailed(error)))
 			.flatMap((verdict) -> (verdict != NO_KEY)
-					? decided(exchange, chain, next, plan, verdict, MonotonicClock.SYSTEM.nanoTime() - start)
-					: rejectMissingKey(exchange, plan));
+					? decided(exchange, chain, next, tier, verdict, MonotonicClock.SYSTEM.nanoTime() - start)
+					: rejectMissingKey(exchange, tier));
 	}
 
 	/**
@@ -185,7 +197,7 @@ final class RateLimitEnforcer {
 	 * quota.
 	 */
 	private Verdict storeFailed(@Nullable Throwable error) {
-		storeFailures.warn(() -> "Rate limit store '" + this.store.name() + "' failed for policy '"
+		storeFailures.warn(() -> "Rate limit store '" + this.storeName + "' failed for policy '"
 				+ this.route.policyId() + "' on route '" + this.route.routeId() + "'; letting the request through",
 				error);
 		return Verdict.FAIL_OPEN;
@@ -206,10 +218,11 @@ final class RateLimitEnforcer {
 	 * Write what the verdict says: the rate limit headers, then either the rest of the
 	 * chain or, with {@code Retry-After}, the rejection.
 	 */
-	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierPlan plan,
+	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, RouteTier tier,
 			Verdict verdict, long decisionNanos) {
 		boolean reject = !verdict.allowed() && !this.route.shadow();
-		notifyListeners(plan, Outcome.of(verdict, this.route.shadow()), decisionNanos);
+		tier.listeners().notify(Outcome.of(verdict, this.route.shadow()), decisionNanos);
+		TierPlan plan = tier.plan();
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		if (verdict.limitCount() > 0) {
 			plan.headers().write(headers, verdict);
@@ -220,21 +233,21 @@ final class RateLimitEnforcer {
 		long retryAfter = verdict.retryAfterSeconds();
 		// Delay-seconds (RFC 9110 section 10.2.3), like the rate limit headers' resets, so
 		// that both reference the same instant.
-		headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter));
+		headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
 		return reject(exchange, verdict.fallback() ? Reason.STORE_FAILED : Reason.LIMIT_EXCEEDED,
-				HttpStatus.TOO_MANY_REQUESTS, plan.detail(verdict), retryAfter, plan.violatedPolicies(verdict), plan);
+				HttpStatus.TOO_MANY_REQUESTS, plan.detail(verdict), retryAfter, plan.violatedPolicies(verdict), tier);
 	}
 
-	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, TierPlan plan) {
-		notifyListeners(plan, Outcome.MISSING_KEY, 0);
+	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, RouteTier tier) {
+		tier.listeners().notify(Outcome.MISSING_KEY, 0);
 		return reject(exchange, Reason.MISSING_KEY, this.route.missingKeyStatus(), this.route.missingKeyDetail(), 0,
-				List.of(), plan);
+				List.of(), tier);
 	}
 
-	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, TierPlan plan, long cost) {
-		notifyListeners(plan, Outcome.INVALID_COST, 0);
-		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST, invalidCostDetail(exchange, plan, cost),
-				0, List.of(), plan);
+	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, RouteTier tier, long cost) {
+		tier.listeners().notify(Outcome.INVALID_COST, 0);
+		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST,
+				invalidCostDetail(exchange, tier.plan(), cost), 0, List.of(), tier);
 	}
 
 	private String invalidCostDetail(ServerWebExchange exchange, TierPlan plan, long cost) {
@@ -249,15 +262,10 @@ final class RateLimitEnforcer {
 	}
 
 	private Mono<Void> reject(ServerWebExchange exchange, Reason reason, HttpStatusCode status, String detail,
-			long retryAfterSeconds, List<String> violatedLimits, TierPlan plan) {
+			long retryAfterSeconds, List<String> violatedLimits, RouteTier tier) {
 		RateLimitRejection rejection = new RateLimitRejection(reason, status, detail, retryAfterSeconds,
-				violatedLimits, this.route.policyId(), plan.tier().name(), this.route.routeId());
+				violatedLimits, this.route.policyId(), tier.name(), this.route.routeId());
 		return this.rejectionHandler.reject(exchange, rejection);
-	}
-
-	private void notifyListeners(TierPlan plan, Outcome outcome, long decisionNanos) {
-		this.listeners.notify(this.route.policyId(), plan.tier().name(), this.route.routeId(), this.store.name(),
-				outcome, decisionNanos);
 	}
 
 	String policyId() {
@@ -265,7 +273,7 @@ final class RateLimitEnforcer {
 	}
 
 	String storeName() {
-		return this.store.name();
+		return this.storeName;
 	}
 
 	boolean shadow() {
@@ -304,6 +312,17 @@ final class RateLimitEnforcer {
 	 * How the route finds a request's tier, cost and key.
 	 */
 	record Resolvers(RequestTierResolver tiers, RequestCostResolver costs, ClientKeyResolver keys) {
+	}
+
+	/**
+	 * A tier as this route serves it: its plan, and the listeners of its decisions here.
+	 */
+	private record RouteTier(TierPlan plan, DecisionListeners.Bound listeners) {
+
+		String name() {
+			return this.plan.tier().name();
+		}
+
 	}
 
 }

@@ -65,8 +65,8 @@ interface RateLimitHeaders {
 		return (headers, verdict) -> {
 			Decision reported = verdict.reported();
 			headers.set(DRAFT_06_LIMIT, quotas[verdict.reportedIndex()]);
-			headers.set(DRAFT_06_REMAINING, Long.toString(reported.remaining()));
-			headers.set(DRAFT_06_RESET, Long.toString(reported.resetSeconds()));
+			headers.set(DRAFT_06_REMAINING, HeaderNumbers.of(reported.remaining()));
+			headers.set(DRAFT_06_RESET, HeaderNumbers.of(reported.resetSeconds()));
 			headers.set(POLICY, policy);
 		};
 	}
@@ -116,8 +116,8 @@ interface RateLimitHeaders {
 		return (headers, verdict) -> {
 			Decision reported = verdict.reported();
 			headers.set(X_LIMIT, quotas[verdict.reportedIndex()]);
-			headers.set(X_REMAINING, Long.toString(reported.remaining()));
-			headers.set(X_RESET, Long.toString(reported.resetSeconds()));
+			headers.set(X_REMAINING, HeaderNumbers.of(reported.remaining()));
+			headers.set(X_RESET, HeaderNumbers.of(reported.resetSeconds()));
 		};
 	}
 

@@ -6,16 +6,20 @@ import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records every decision as {@code ratelimit.requests} (a counter tagged policy, tier,
  * route and outcome; never the client key, whose cardinality is unbounded) and
  * {@code ratelimit.decision} (a timer of the time spent waiting for the store, tagged
  * store). Meters are registered the first time a policy, tier and route are seen and
- * looked up without allocating afterwards, so the request path never builds a meter.
+ * looked up without allocating afterwards, so the request path never builds a meter; a
+ * route's filter, bound to its route and tier ({@link #forRouteTier}), looks them up
+ * once and keeps them.
  */
 public final class RateLimitRequestMetrics implements RateLimitListener {
 
@@ -43,11 +47,22 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
 			long decisionNanos) {
 		counters(policy, tier, routeId)[outcome.ordinal()].increment();
-		if (outcome != Outcome.MISSING_KEY && outcome != Outcome.INVALID_COST) {
-			// A request without a key or with an invalid cost is answered without asking
-			// the store.
+		if (askedTheStore(outcome)) {
 			timer(store).record(decisionNanos, TimeUnit.NANOSECONDS);
 		}
+	}
+
+	@Override
+	public RouteTierListener forRouteTier(String policy, String tier, String routeId, String store) {
+		return new RouteTierMeters(policy, tier, routeId, store);
+	}
+
+	/**
+	 * A request without a key or with an invalid cost is answered without asking the
+	 * store: there is nothing to time.
+	 */
+	private static boolean askedTheStore(Outcome outcome) {
+		return outcome != Outcome.MISSING_KEY && outcome != Outcome.INVALID_COST;
 	}
 
 	private Counter[] counters(String policy, String tier, String routeId) {
@@ -88,6 +103,51 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 					.description("Time spent waiting for a bucket store's verdict")
 					.tag("store", name)
 					.register(this.registry));
+	}
+
+	/**
+	 * The meters of one route and tier, found on its first decision, as
+	 * {@link #onDecision} registers them, and kept.
+	 */
+	private final class RouteTierMeters implements RouteTierListener {
+
+		private final String policy;
+
+		private final String tier;
+
+		private final String routeId;
+
+		private final String store;
+
+		private volatile Counter @Nullable [] counters;
+
+		private volatile @Nullable Timer timer;
+
+		RouteTierMeters(String policy, String tier, String routeId, String store) {
+			this.policy = policy;
+			this.tier = tier;
+			this.routeId = routeId;
+			this.store = store;
+		}
+
+		@Override
+		public void onDecision(Outcome outcome, long decisionNanos) {
+			Counter[] counters = this.counters;
+			if (counters == null) {
+				counters = counters(this.policy, this.tier, this.routeId);
+				this.counters = counters;
+			}
+			counters[outcome.ordinal()].increment();
+			if (askedTheStore(outcome)) {
+				Timer timer = this.timer;
+				if (timer == null) {
+					timer = timer(this.store);
+					this.timer = timer;
+				}
+				timer.record(decisionNanos, TimeUnit.NANOSECONDS);
+			}
+		}
+
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.ratelimit.actuator;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import dev.ratelimit.testsupport.Concurrently;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,17 @@ class RateLimitTotalsTests {
 		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.MISSING_KEY, 0);
 		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1, 0));
 		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0, 1));
+	}
+
+	@Test
+	void aRouteTiersListenerCountsIntoItsPolicysTotals() {
+		RouteTierListener free = this.totals.forRouteTier("orders", "free", "a", "caffeine");
+		RouteTierListener pro = this.totals.forRouteTier("orders", "pro", "b", "caffeine");
+		free.onDecision(Outcome.ALLOWED, 1);
+		pro.onDecision(Outcome.REJECTED, 1);
+		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.ALLOWED, 1);
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 0, 0));
+		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 0, 0, 0));
 	}
 
 	@Test

@@ -44,6 +44,11 @@ final class RequestPathFixture {
 
 	final List<Outcome> outcomes = new ArrayList<>();
 
+	/**
+	 * Told of every decision after the one recording {@link #outcomes}.
+	 */
+	final List<RateLimitListener> listeners = new ArrayList<>();
+
 	BucketDecider store = new CaffeineBucketStore(() -> 0L, 1000);
 
 	KeySource key = new KeySource.ClientIp();
@@ -72,8 +77,10 @@ final class RequestPathFixture {
 	RateLimitEnforcer enforcer() {
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", policy()),
 				Map.of("pro-key", "pro"), TrustedProxies.NONE, this.tierSource);
-		return new RateLimitEnforcers(policies, new BucketStores(List.of(this.store), List.of()),
-				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", this.rejectionHandler, this.tierResolver,
+		List<RateLimitListener> listeners = new ArrayList<>(List.of(this::record));
+		listeners.addAll(this.listeners);
+		return new RateLimitEnforcers(policies, new BucketStores(List.of(this.store), List.of()), listeners,
+				HeaderStyle.DRAFT_06, "X-API-Key", this.rejectionHandler, this.tierResolver,
 				this.costResolver, RateLimitMessages.DEFAULTS)
 			.enforcer(policy(), "orders-route", null);
 	}

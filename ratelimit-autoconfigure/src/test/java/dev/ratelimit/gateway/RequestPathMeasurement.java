@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -16,11 +18,20 @@ import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.http.support.Netty4HeadersAdapter;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.ServerWebExchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Measures what one admitted request costs the request path, in bytes allocated and
  * nanoseconds on this thread, when it is judged in line (nothing but API keys, the key
  * in the request, the Caffeine store) and when a token claim or a {@link CostResolver}
- * makes it wait on Reactor; prints the numbers {@code docs/benchmarks.md} quotes.
+ * makes it wait on Reactor; prints the numbers {@code docs/benchmarks.md} quotes. As in
+ * a gateway with Actuator, the decisions are recorded as metrics and totals, and the
+ * headers are written on Netty's headers, as on Reactor Netty.
  * Asserts behaviour only, never time. Its name keeps it out of the test suite; run it
  * with {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=RequestPathMeasurement}.
  */
@@ -53,12 +66,17 @@ class RequestPathMeasurement {
 				StoreType.CAFFEINE, Map.of("anonymous", TIER), TIER, OnMissingKey.CLIENT_ADDRESS, 403, null);
 		RateLimitEnforcer enforcer = new RateLimitEnforcers(
 				new RateLimitPolicies(Map.of("orders", policy), Map.of(), TrustedProxies.NONE, tierSource),
-				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1000)), List.of()), List.of(),
+				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1000)), List.of()),
+				List.of(new RateLimitRequestMetrics(new SimpleMeterRegistry()), new RateLimitTotals()),
 				HeaderStyle.DRAFT_06, "X-API-Key", RequestPathFixture.problemWriter(), null, costResolver,
 				RateLimitMessages.DEFAULTS)
 			.enforcer(policy, "orders", null);
-		MockServerWebExchange exchange = MockServerWebExchange
+		MockServerWebExchange mock = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").header("X-Client", "client-1"));
+		ServerWebExchange exchange = mock.mutate()
+			.request(new NettyHeadersRequest(mock.getRequest()))
+			.response(new NettyHeadersResponse(mock.getResponse()))
+			.build();
 		Mono<Void> forwarded = Mono.empty();
 		RateLimitEnforcer.Next<Object> next = (chain, chained) -> forwarded;
 		run(enforcer, exchange, next, WARM_UP);
@@ -69,17 +87,59 @@ class RequestPathMeasurement {
 		run(enforcer, exchange, next, REQUESTS);
 		long nanos = System.nanoTime() - start;
 		long bytes = threads.getCurrentThreadAllocatedBytes() - bytesBefore;
-		assertThat(exchange.getResponse().getStatusCode()).isNull();
+		assertThat(mock.getResponse().getStatusCode()).isNull();
 		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Limit")).isNotNull();
 		System.out.printf("%-50s %6d bytes/request %7.1f ns/request%n", name, bytes / REQUESTS,
 				(double) nanos / REQUESTS);
 	}
 
-	private static void run(RateLimitEnforcer enforcer, MockServerWebExchange exchange, RateLimitEnforcer.Next<Object> next,
+	private static void run(RateLimitEnforcer enforcer, ServerWebExchange exchange, RateLimitEnforcer.Next<Object> next,
 			int requests) {
 		for (int i = 0; i < requests; i++) {
 			enforcer.enforce(exchange, null, next).subscribe();
 		}
+	}
+
+	/**
+	 * A request whose headers are Netty's, seen through Spring's adapter, as Reactor
+	 * Netty's request headers are.
+	 */
+	private static final class NettyHeadersRequest extends ServerHttpRequestDecorator {
+
+		private final HttpHeaders headers;
+
+		NettyHeadersRequest(ServerHttpRequest delegate) {
+			super(delegate);
+			io.netty.handler.codec.http.HttpHeaders netty = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+			delegate.getHeaders().forEach((name, values) -> netty.add(name, values));
+			this.headers = new HttpHeaders(new Netty4HeadersAdapter(netty));
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.headers;
+		}
+
+	}
+
+	/**
+	 * A response whose headers are Netty's, seen through Spring's adapter, as Reactor
+	 * Netty's response headers are.
+	 */
+	private static final class NettyHeadersResponse extends ServerHttpResponseDecorator {
+
+		private final HttpHeaders headers = new HttpHeaders(
+				new Netty4HeadersAdapter(DefaultHttpHeadersFactory.headersFactory().newHeaders()));
+
+		NettyHeadersResponse(ServerHttpResponse delegate) {
+			super(delegate);
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.headers;
+		}
+
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.ratelimit.metrics;
 import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import dev.ratelimit.testsupport.Concurrently;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -61,6 +62,38 @@ class RateLimitRequestMetricsTests {
 		assertThat(caffeine.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
 		assertThat(this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "redis").timer().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void aRouteTiersListenerRegistersItsMetersOnItsFirstDecisionAndSharesThem() {
+		RouteTierListener bound = this.metrics.forRouteTier("orders", "free", "orders-route", "caffeine");
+		assertThat(this.registry.getMeters()).isEmpty();
+		bound.onDecision(Outcome.ALLOWED, 2_000_000);
+		bound.onDecision(Outcome.REJECTED, 4_000_000);
+		// Rejected for having no key: no store was asked, nothing to time.
+		bound.onDecision(Outcome.MISSING_KEY, 0);
+		this.metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1_000_000);
+		assertThat(count("orders", "free", "orders-route", "allowed")).isEqualTo(2);
+		assertThat(count("orders", "free", "orders-route", "rejected")).isEqualTo(1);
+		assertThat(count("orders", "free", "orders-route", "missing-key")).isEqualTo(1);
+		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters()).hasSize(Outcome.values().length);
+		Timer caffeine = this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "caffeine").timer();
+		assertThat(caffeine.count()).isEqualTo(3);
+		assertThat(caffeine.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7.0);
+	}
+
+	@Test
+	void threadsRacingOnANewRouteTierListenerShareOneSetOfCounters() throws Exception {
+		RouteTierListener bound = this.metrics.forRouteTier("orders", "free", "orders-route", "caffeine");
+		int threads = 8;
+		int decisionsPerThread = 2_000;
+		Concurrently.run(threads, (thread) -> {
+			for (int i = 0; i < decisionsPerThread; i++) {
+				bound.onDecision(Outcome.ALLOWED, 1000);
+			}
+		});
+		assertThat(count("orders", "free", "orders-route", "allowed")).isEqualTo(threads * decisionsPerThread);
+		assertThat(this.registry.find(RateLimitRequestMetrics.REQUESTS).counters()).hasSize(Outcome.values().length);
 	}
 
 	@Test
