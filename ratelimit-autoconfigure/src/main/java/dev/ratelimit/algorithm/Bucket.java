@@ -78,15 +78,27 @@ public abstract class Bucket extends StateWords {
 	 */
 	public final Verdict tryAcquire(long nowNanos, long cost) {
 		this.requests++;
-		List<Limit> limits = limits();
-		if (limits.size() == 1) {
-			Limit limit = limits.get(0);
-			Decision decision = limit.probe(this, nowNanos, cost);
-			if (decision.allowed()) {
-				limit.commit(this, nowNanos, cost);
-			}
-			return Verdict.of(decision);
+		Limit only = onlyLimit();
+		if (only != null) {
+			return Verdict.of(only.tryAcquire(this, nowNanos, cost));
 		}
+		return tryAcquireAll(nowNanos, cost);
+	}
+
+	/**
+	 * The tier's limit when it has one only, else {@code null}; a subclass that knows it
+	 * without looking at the list answers it at once.
+	 */
+	protected @Nullable Limit onlyLimit() {
+		List<Limit> limits = limits();
+		return (limits.size() == 1) ? limits.get(0) : null;
+	}
+
+	/**
+	 * {@link #tryAcquire} for a tier of several limits, apart so that the common path of
+	 * one limit compiles small enough for the JIT to inline it into its callers.
+	 */
+	private Verdict tryAcquireAll(long nowNanos, long cost) {
 		LimitState[] states = states();
 		Decision[] decisions = new Decision[states.length];
 		boolean allowed = true;

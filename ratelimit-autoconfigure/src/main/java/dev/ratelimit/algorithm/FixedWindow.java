@@ -47,11 +47,27 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 
 	@Override
 	public Decision probe(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, false);
+	}
+
+	/**
+	 * {@link #probe} and {@link #commit} in one pass: the window is rolled once and the
+	 * decision built at one site.
+	 */
+	@Override
+	public Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, true);
+	}
+
+	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = this.window.toNanos();
 		long count = roll(state, nowNanos, windowNanos);
 		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(state, nowNanos, windowNanos);
 		boolean allowed = cost <= this.limit - count;
 		long after = allowed ? count + cost : count;
+		if (consume) {
+			state.word1 = after;
+		}
 		// Every unit comes back at once, at the end of the window. A cost above the limit
 		// never fits; the end of the window is still the earliest instant anything
 		// changes.

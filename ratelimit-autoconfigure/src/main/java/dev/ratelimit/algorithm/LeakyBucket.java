@@ -57,13 +57,29 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 
 	@Override
 	public Decision probe(StateWords state, long nowNanos, long cost) {
-		double periodNanos = this.drainPeriod.toNanos();
+		return judge(state, nowNanos, cost, false);
+	}
+
+	/**
+	 * {@link #probe} and {@link #commit} in one pass: the queue is drained once and the
+	 * decision built at one site.
+	 */
+	@Override
+	public Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, true);
+	}
+
+	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
+		double periodNanos = Nanos.of(this.drainPeriod);
 		double level = drain(state, nowNanos, periodNanos);
 		boolean allowed = level + cost <= this.capacity + Nanos.UNIT_EPSILON;
 		long remaining;
 		long reset;
 		if (allowed) {
 			double after = Math.min(this.capacity, level + cost);
+			if (consume) {
+				state.word0 = Double.doubleToRawLongBits(after);
+			}
 			remaining = Nanos.wholeUnits(this.capacity - after);
 			// When the next whole slot drains, not when the queue is empty: within that
 			// time the client can use no more than the remaining.
@@ -81,13 +97,13 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		double level = drain(state, nowNanos, this.drainPeriod.toNanos());
+		double level = drain(state, nowNanos, Nanos.of(this.drainPeriod));
 		state.word0 = Double.doubleToRawLongBits(Math.min(this.capacity, level + cost));
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		return Map.of("level", Nanos.display(drain(state, nowNanos, this.drainPeriod.toNanos())));
+		return Map.of("level", Nanos.display(drain(state, nowNanos, Nanos.of(this.drainPeriod))));
 	}
 
 	/**

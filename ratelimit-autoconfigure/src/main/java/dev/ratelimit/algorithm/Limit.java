@@ -72,6 +72,18 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	void commit(StateWords state, long nowNanos, long cost);
 
 	/**
+	 * Judge a request of {@code cost} units at {@code nowNanos} and consume it when
+	 * allowed: {@link #probe} then, when allowed, {@link #commit}, in one step.
+	 */
+	default Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		Decision decision = probe(state, nowNanos, cost);
+		if (decision.allowed()) {
+			commit(state, nowNanos, cost);
+		}
+		return decision;
+	}
+
+	/**
 	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,
 	 * log size), keyed by name, for display.
 	 */

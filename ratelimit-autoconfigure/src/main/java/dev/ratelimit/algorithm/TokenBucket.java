@@ -57,13 +57,29 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 
 	@Override
 	public Decision probe(StateWords state, long nowNanos, long cost) {
-		double periodNanos = this.refillPeriod.toNanos();
+		return judge(state, nowNanos, cost, false);
+	}
+
+	/**
+	 * {@link #probe} and {@link #commit} in one pass: the tokens are refilled once and
+	 * the decision built at one site.
+	 */
+	@Override
+	public Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, true);
+	}
+
+	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
+		double periodNanos = Nanos.of(this.refillPeriod);
 		double tokens = refill(state, nowNanos, periodNanos);
 		boolean allowed = tokens + Nanos.UNIT_EPSILON >= cost;
 		long remaining;
 		long reset;
 		if (allowed) {
 			double after = Math.max(0, tokens - cost);
+			if (consume) {
+				state.word0 = Double.doubleToRawLongBits(after);
+			}
 			remaining = Nanos.wholeUnits(after);
 			// When the next whole token arrives, not when the bucket is full again: within
 			// that time the client can use no more than the remaining.
@@ -79,13 +95,13 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		double tokens = refill(state, nowNanos, this.refillPeriod.toNanos());
+		double tokens = refill(state, nowNanos, Nanos.of(this.refillPeriod));
 		state.word0 = Double.doubleToRawLongBits(Math.max(0, tokens - cost));
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		return Map.of("tokens", Nanos.display(refill(state, nowNanos, this.refillPeriod.toNanos())));
+		return Map.of("tokens", Nanos.display(refill(state, nowNanos, Nanos.of(this.refillPeriod))));
 	}
 
 	/**

@@ -23,6 +23,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -30,7 +31,8 @@ import reactor.core.publisher.Mono;
  * Buckets in this node's memory, in one Caffeine cache bounded by a maximum number of
  * keys. A bucket expires once it has been idle for its tier's idle timeout, when it
  * would be as good as new anyway, so memory stays flat however many clients come and
- * go. Each decision holds that bucket's own monitor: there is no global lock.
+ * go. Each decision holds the lock its bucket's hash picks among the store's
+ * {@link BucketLocks}: there is no global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
  * at once (see {@link LocalBucket}); what the buckets of a tier share (limits, idle
@@ -45,6 +47,7 @@ import reactor.core.publisher.Mono;
 public final class CaffeineBucketStore implements BucketStore {
 
 	private final MonotonicClock clock;
+
 
 	private final long maximumKeys;
 
@@ -106,46 +109,67 @@ public final class CaffeineBucketStore implements BucketStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Never {@code null}: this store always decides at once.
+	 * Never {@code null}: this store always decides at once. Kept small on purpose:
+	 * creating a bucket and taking one over after a reload happen in
+	 * {@link #bucketOf}, and the lock is one of {@link BucketLocks}, so that the JIT
+	 * compiles this method under its inlining limit (C2's {@code InlineSmallCode}) and
+	 * inlines it into its caller, where the verdict, only read, stays off the heap.
 	 */
 	@Override
 	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		LocalBucket bucket = this.cache.getIfPresent(id);
 		while (true) {
-			LocalBucket bucket = this.cache.getIfPresent(id);
-			if (bucket == null) {
-				bucket = create(id, tier);
+			if (bucket == null || bucket.policyTier.tier != tier) {
+				bucket = bucketOf(id, tier, bucket);
 			}
-			synchronized (bucket) {
-				if (bucket.retired()) {
-					continue;
+			int lock = BucketLocks.lock(bucket);
+			try {
+				if (!bucket.retired()) {
+					// Read under the lock so that each bucket sees time move forward.
+					return bucket.tryAcquire(this.clock.nanoTime(), cost);
 				}
-				// Read inside the monitor so that each bucket sees time move forward.
-				long now = this.clock.nanoTime();
-				if (bucket.policyTier.tier != tier) {
-					return acquireReloaded(bucket, tier, now, cost);
-				}
-				return bucket.tryAcquire(now, cost);
 			}
+			finally {
+				BucketLocks.unlock(lock);
+			}
+			bucket = this.cache.getIfPresent(id);
 		}
 	}
 
 	/**
-	 * Judge a request whose tier is not the one {@code current} was judged under, the
-	 * policies having been reloaded since: a bucket of the request's tier takes over the
-	 * state of {@code current} (see {@link dev.ratelimit.algorithm.Bucket#takeOver}) and replaces it in the cache.
-	 * Each request is judged under its own tier only; a request still in flight under
-	 * the policies before a reload moves the bucket back to its tier, carrying the state
-	 * the same way. Called holding the monitor of {@code current}.
+	 * The bucket of {@code tier} for {@code id}, off the decision's hot path: a new one
+	 * when {@code found} is {@code null}, else one taking over {@code found}.
 	 */
-	private Verdict acquireReloaded(LocalBucket current, Tier tier, long now, long cost) {
-		BucketId id = current.id();
-		LocalBucket successor = LocalBucket.create(policyTier(id, tier), id.key(), now);
-		synchronized (successor) {
+	private LocalBucket bucketOf(BucketId id, Tier tier, @Nullable LocalBucket found) {
+		return (found != null) ? takeOver(found, tier) : create(id, tier);
+	}
+
+	/**
+	 * A bucket of {@code tier} taking over {@code current}, a bucket judged under another
+	 * instance of the tier, the policies having been reloaded since: it carries the state
+	 * of {@code current} (see {@link dev.ratelimit.algorithm.Bucket#takeOver}) and
+	 * replaces it in the cache. Each request is judged under its own tier only; a request
+	 * still in flight under the policies before a reload moves the bucket back to its
+	 * tier, carrying the state the same way. Answers {@code current} itself when another
+	 * thread retired it meanwhile, for the caller to look the bucket up again.
+	 */
+	private LocalBucket takeOver(LocalBucket current, Tier tier) {
+		int lock = BucketLocks.lock(current);
+		try {
+			if (current.retired()) {
+				return current;
+			}
+			long now = this.clock.nanoTime();
+			BucketId id = current.id();
+			LocalBucket successor = LocalBucket.create(policyTier(id, tier), id.key(), now);
 			successor.takeOver(current, now);
 			// Unless the bucket was evicted or reset meanwhile: then, as for any bucket
 			// evicted while judged, the next request starts afresh.
 			this.cache.asMap().computeIfPresent(current, (key, value) -> (value == current) ? successor : value);
-			return successor.tryAcquire(now, cost);
+			return successor;
+		}
+		finally {
+			BucketLocks.unlock(lock);
 		}
 	}
 
@@ -253,7 +277,8 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * The bucket as it stands, or {@code null} when another took it over meanwhile.
 	 */
 	private BucketSnapshot snapshot(LocalBucket bucket) {
-		synchronized (bucket) {
+		int lock = BucketLocks.lock(bucket);
+		try {
 			if (bucket.retired()) {
 				return null;
 			}
@@ -266,6 +291,9 @@ public final class CaffeineBucketStore implements BucketStore {
 						decision.remaining(), decision.resetSeconds(), bucket.describe(i, now)));
 			}
 			return new BucketSnapshot(bucket.id(), bucket.requests(), List.copyOf(snapshots));
+		}
+		finally {
+			BucketLocks.unlock(lock);
 		}
 	}
 

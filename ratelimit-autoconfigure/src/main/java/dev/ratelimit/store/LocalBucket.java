@@ -49,6 +49,11 @@ abstract sealed class LocalBucket extends Bucket permits AddressKeyBucket, Packe
 		return this.policyTier.limits;
 	}
 
+	@Override
+	protected final @Nullable Limit onlyLimit() {
+		return this.policyTier.onlyLimit;
+	}
+
 	/**
 	 * The client's key, as {@link BucketId#storedKey(String)} keeps it.
 	 */

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.ratelimit.algorithm.Bucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tier of a policy as the Caffeine store keeps its buckets: what every bucket of the
@@ -25,6 +26,11 @@ final class PolicyTier {
 	final Tier tier;
 
 	final List<Limit> limits;
+
+	/**
+	 * The tier's limit when it has one only, else {@code null}.
+	 */
+	final @Nullable Limit onlyLimit;
 
 	/**
 	 * How long a bucket may stay idle before it is as good as new, in nanoseconds.
@@ -52,6 +58,7 @@ final class PolicyTier {
 		this.tierName = tier.name();
 		this.tier = tier;
 		this.limits = tier.limits();
+		this.onlyLimit = (this.limits.size() == 1) ? this.limits.get(0) : null;
 		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout());
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
 		this.hash = BucketId.hash(policy, this.tierName);

@@ -23,6 +23,34 @@ class AlgorithmPropertiesTests {
 	private static final long MILLISECOND = 1_000_000L;
 
 	@Property(tries = 300)
+	void tryAcquireDecidesAndConsumesAsProbeThenCommit(@ForAll @IntRange(min = 0, max = 4) int algorithm,
+			@ForAll @IntRange(min = 1, max = 20) int quota, @ForAll @LongRange(min = 1, max = 2000) long periodMillis,
+			@ForAll @Size(max = 200) List<@IntRange(min = 0, max = 300) Integer> gaps,
+			@ForAll @IntRange(min = 0, max = 3) int cost) {
+		Duration period = Duration.ofMillis(periodMillis);
+		Limit limit = switch (algorithm) {
+			case 0 -> new FixedWindow(quota, period);
+			case 1 -> new SlidingWindowLog(quota, period);
+			case 2 -> new SlidingWindowCounter(quota, period);
+			case 3 -> new TokenBucket(quota, 1.5, period);
+			default -> new LeakyBucket(quota, 1.5, period);
+		};
+		LimitState inOneStep = limit.newState(0);
+		LimitState inTwoSteps = limit.newState(0);
+		long now = 0;
+		for (int gap : gaps) {
+			now += gap * MILLISECOND;
+			Decision probed = inTwoSteps.probe(now, cost);
+			if (probed.allowed()) {
+				inTwoSteps.commit(now, cost);
+			}
+			assertThat(limit.tryAcquire(inOneStep, now, cost)).isEqualTo(probed);
+			assertThat(inOneStep.describe(now)).isEqualTo(inTwoSteps.describe(now));
+			assertThat(inOneStep.probe(now, 1)).isEqualTo(inTwoSteps.probe(now, 1));
+		}
+	}
+
+	@Property(tries = 300)
 	void slidingWindowLogNeverAdmitsMoreThanTheLimitInAnyWindow(@ForAll @IntRange(min = 1, max = 20) int limit,
 			@ForAll @LongRange(min = 1, max = 2000) long windowMillis,
 			@ForAll @Size(max = 200) List<@IntRange(min = 0, max = 300) Integer> gaps) {

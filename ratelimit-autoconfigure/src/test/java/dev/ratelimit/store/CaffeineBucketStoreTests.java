@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -25,6 +27,7 @@ import dev.ratelimit.testsupport.Concurrently;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.within;
 
 class CaffeineBucketStoreTests {
@@ -102,6 +105,56 @@ class CaffeineBucketStoreTests {
 			return count;
 		});
 		assertThat(admitted.stream().mapToInt(Integer::intValue).sum()).isEqualTo(100);
+	}
+
+	@Test
+	void threadsOnOneKeyNeverAdmitMoreThanTheTokensAndEveryRequestIsCounted() throws Exception {
+		AtomicLong clock = new AtomicLong(SECOND);
+		// Time moves a nanosecond a reading: a refill of 1 token an hour adds nothing.
+		CaffeineBucketStore store = new CaffeineBucketStore(clock::incrementAndGet, 1000);
+		Tier tier = new Tier("anonymous", List.of(new TokenBucket(1000, 1, Duration.ofHours(1))));
+		BucketId id = new BucketId("orders", "anonymous", "203.0.113.7");
+		List<Integer> admitted = Concurrently.call(8, (thread) -> {
+			int count = 0;
+			for (int i = 0; i < 2_000; i++) {
+				if (store.acquireNow(id, tier, 1).allowed()) {
+					count++;
+				}
+			}
+			return count;
+		});
+		assertThat(admitted.stream().mapToInt(Integer::intValue).sum()).isEqualTo(1000);
+		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.ClientIp(), false, 1, StoreType.CAFFEINE,
+				Map.of("anonymous", tier), tier);
+		// The count is incremented under the bucket's lock without any atomic of its own.
+		assertThat(store.bucket(policy, "203.0.113.7").blockFirst().requests()).isEqualTo(8 * 2_000);
+	}
+
+	@Test
+	void aDecisionThatFailsReleasesItsBucketsLock() throws Exception {
+		AtomicBoolean failing = new AtomicBoolean();
+		// Only the store's own reading, taken under the bucket's lock, fails; the cache's
+		// readings of the same clock do not.
+		MonotonicClock clock = () -> {
+			if (failing.get() && StackWalker.getInstance()
+				.walk((frames) -> frames.skip(1).findFirst())
+				.map((caller) -> caller.getMethodName().equals("acquireNow"))
+				.orElse(false)) {
+				throw new IllegalStateException("clock failed");
+			}
+			return 5 * SECOND;
+		};
+		CaffeineBucketStore store = new CaffeineBucketStore(clock, 1000, Runnable::run);
+		BucketId alice = new BucketId("orders", "anonymous", "alice");
+		assertThat(store.acquireNow(alice, this.anonymous, 1).allowed()).isTrue();
+		failing.set(true);
+		assertThatIllegalStateException().isThrownBy(() -> store.acquireNow(alice, this.anonymous, 1))
+			.withMessage("clock failed");
+		failing.set(false);
+		// On another thread, so that a lock left held fails the test instead of hanging it.
+		List<Verdict> next = Concurrently.call(1, (thread) -> store.acquireNow(alice, this.anonymous, 1));
+		assertThat(next.get(0).allowed()).isTrue();
+		assertThat(store.acquireNow(alice, this.anonymous, 1).allowed()).isFalse();
 	}
 
 	@Test
