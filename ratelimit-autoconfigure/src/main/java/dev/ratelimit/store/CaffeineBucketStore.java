@@ -46,6 +46,11 @@ import reactor.core.publisher.Mono;
  */
 public final class CaffeineBucketStore implements BucketStore {
 
+	/**
+	 * Worked out once: a name is built from its enum constant on every call.
+	 */
+	private static final String NAME = StoreType.CAFFEINE.storeName();
+
 	private final MonotonicClock clock;
 
 
@@ -98,7 +103,7 @@ public final class CaffeineBucketStore implements BucketStore {
 
 	@Override
 	public String name() {
-		return StoreType.CAFFEINE.storeName();
+		return NAME;
 	}
 
 	@Override
