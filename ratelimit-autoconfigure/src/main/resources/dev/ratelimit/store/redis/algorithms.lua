@@ -1,4 +1,33 @@
--- The generic script's own, after header.lua and before the algorithms' files.
+-- The generic script's own, after header.lua and before the algorithms' files: the
+-- rounding helpers and the algorithms' table. The lean scripts state the same rules in
+-- line, each once, rather than call these: a function defined here is a closure Redis
+-- creates on every call of the script (LeanScriptEquivalenceTests holds both to the
+-- same results).
+
+local function ceil_us(us)
+	if us <= EPSILON then
+		return 0
+	end
+	return math.ceil(us - EPSILON)
+end
+
+local function whole_units(units)
+	local whole = math.floor(units + EPSILON)
+	if whole < 0 then
+		return 0
+	end
+	return whole
+end
+
+-- A number as text that reads back as the same double: an integer (a count, a window
+-- index, an instant in microseconds) with all its digits; anything else with the 17
+-- significant digits a double holds (a fraction of a token), rather than tostring's 14.
+local function exact(number)
+	if number % 1 == 0 and math.abs(number) < 2 ^ 53 then
+		return string.format('%d', number)
+	end
+	return string.format('%.17g', number)
+end
 
 -- The key lives until its state is as good as new again; an already new state is
 -- simply forgotten. Only the sliding window log, a list of its own, expires this way:

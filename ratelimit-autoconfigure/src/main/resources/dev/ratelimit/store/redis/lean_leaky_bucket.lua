@@ -7,20 +7,35 @@ elseif now > at then
 	level = math.max(0, level - (now - at) * rate / period)
 	at = now
 end
-if level + cost <= quota + EPSILON then
-	local after = math.min(quota, level + cost)
-	local remaining = whole_units(quota - after)
-	-- When the next whole slot drains, not when the queue is empty.
-	local reset, draining = 0, after - (quota - remaining - 1)
-	if remaining < quota and draining > EPSILON then
-		reset = ceil_us(draining * period / rate)
+local allowed = level + cost <= quota + EPSILON
+local after = level
+if allowed then
+	after = math.min(quota, level + cost)
+end
+local remaining = math.floor(quota - after + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+-- Units to drain: admitted, until the next whole slot (not until the queue is empty);
+-- rejected, until the cost fits.
+local draining = 0
+if not allowed then
+	draining = math.min(level, level + cost - quota)
+elseif remaining < quota then
+	draining = after - (quota - remaining - 1)
+end
+local wait = 0
+if draining > EPSILON then
+	local us = draining * period / rate
+	if us > EPSILON then
+		wait = math.ceil(us - EPSILON)
 	end
-	reply = { 1, remaining, reset, 0 }
-	fields = exact(after) .. ' ' .. exact(at)
+end
+if allowed then
+	reply = { 1, remaining, wait, 0 }
+	local format = (after % 1 == 0 and after < 2 ^ 53) and '%d%s%d %d' or '%d%s%.17g %d'
+	written = string.format(format, requests + 1, tagged, after, at)
 else
-	local retry_after, overflow = 1, math.min(level, level + cost - quota)
-	if overflow > EPSILON then
-		retry_after = math.max(1, ceil_us(overflow * period / rate))
-	end
-	reply = { 0, whole_units(quota - level), retry_after, retry_after }
+	wait = math.max(1, wait)
+	reply = { 0, remaining, wait, wait }
 end

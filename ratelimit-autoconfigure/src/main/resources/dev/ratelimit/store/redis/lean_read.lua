@@ -23,6 +23,7 @@ if stored then
 	end
 end
 -- What the algorithm below sets: the reply (admitted, remaining, reset, retry-after, as
--- dev.ratelimit.algorithm.Decision) and the limit's fields as text when it consumed;
--- left nil, the fields stay as they were read.
-local reply, fields
+-- dev.ratelimit.algorithm.Decision) and, when it consumed, the whole text to store, in
+-- one string.format (integers with %d, a fraction with %.17g, as algorithms.lua's
+-- exact); left nil, the limit's fields stay as they were read.
+local reply, written

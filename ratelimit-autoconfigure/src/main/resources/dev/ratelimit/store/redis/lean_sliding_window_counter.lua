@@ -1,5 +1,5 @@
 -- Sliding window counter, sliding_window_counter.lua's load, probe and commit in straight
--- lines: a = window index, b = current count, c = previous count.
+-- lines: a = window index, b = current count, c = previous count; all integers.
 local index, current, previous = math.floor(now / period), 0, 0
 if a then
 	if index <= a then
@@ -13,20 +13,24 @@ local estimate = current + previous * ((period - elapsed) / period)
 -- Admitted, the reset is when one more than the remaining fits (the estimate falls
 -- continuously); rejected, the retry-after is when the cost fits: both are the wait
 -- until `units` fit, the current window holding `holding` (until_fits).
-local allowed, remaining, holding, units
+local allowed, left, holding, units = 0, quota - estimate, current, cost
 if estimate + cost <= quota + EPSILON then
-	allowed, remaining = 1, whole_units(quota - estimate - cost)
-	holding, units = current + cost, remaining + 1
-else
-	allowed, remaining = 0, whole_units(quota - estimate)
-	holding, units = current, cost
+	allowed, left, holding = 1, left - cost, current + cost
+end
+local remaining = math.floor(left + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+if allowed == 1 then
+	units = remaining + 1
 end
 local wait = 0
 if allowed == 0 or remaining < quota then
 	local until_window_end = period - elapsed
 	local room_now, room_next = quota - units - holding, quota - units
 	if room_now >= 0 and previous > 0 then
-		wait = math.max(1, ceil_us(period * (1 - room_now / previous) - elapsed))
+		local us = period * (1 - room_now / previous) - elapsed
+		wait = math.max(1, (us > EPSILON) and math.ceil(us - EPSILON) or 0)
 	elseif room_next < 0 then
 		-- Until empty.
 		if holding > 0 then
@@ -37,12 +41,13 @@ if allowed == 0 or remaining < quota then
 	elseif holding <= room_next then
 		wait = until_window_end
 	else
-		wait = until_window_end + ceil_us(period * (1 - room_next / holding))
+		local us = period * (1 - room_next / holding)
+		wait = until_window_end + ((us > EPSILON) and math.ceil(us - EPSILON) or 0)
 	end
 end
 if allowed == 1 then
 	reply = { 1, remaining, wait, 0 }
-	fields = exact(index) .. ' ' .. exact(holding) .. ' ' .. exact(previous)
+	written = string.format('%d%s%d %d %d', requests + 1, tagged, index, holding, previous)
 else
 	reply = { 0, remaining, wait, wait }
 end

@@ -8,20 +8,35 @@ elseif now > at then
 	tokens = math.min(quota, tokens + (now - at) * rate / period)
 	at = now
 end
-if tokens + EPSILON >= cost then
-	local after = math.max(0, tokens - cost)
-	local remaining = whole_units(after)
-	-- When the next whole token arrives, not when the bucket is full again.
-	local reset, missing = 0, remaining + 1 - after
-	if remaining < quota and missing > EPSILON then
-		reset = ceil_us(missing * period / rate)
+local allowed = tokens + EPSILON >= cost
+local after = tokens
+if allowed then
+	after = math.max(0, tokens - cost)
+end
+local remaining = math.floor(after + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+-- Tokens missing: admitted, for the next whole token (not for a full bucket); rejected,
+-- for the cost, or the whole capacity when the cost exceeds it.
+local missing = 0
+if not allowed then
+	missing = math.min(cost, quota) - tokens
+elseif remaining < quota then
+	missing = remaining + 1 - after
+end
+local wait = 0
+if missing > EPSILON then
+	local us = missing * period / rate
+	if us > EPSILON then
+		wait = math.ceil(us - EPSILON)
 	end
-	reply = { 1, remaining, reset, 0 }
-	fields = exact(after) .. ' ' .. exact(at)
+end
+if allowed then
+	reply = { 1, remaining, wait, 0 }
+	local format = (after % 1 == 0 and after < 2 ^ 53) and '%d%s%d %d' or '%d%s%.17g %d'
+	written = string.format(format, requests + 1, tagged, after, at)
 else
-	local retry_after, missing = 1, math.min(cost, quota) - tokens
-	if missing > EPSILON then
-		retry_after = math.max(1, ceil_us(missing * period / rate))
-	end
-	reply = { 0, whole_units(tokens), retry_after, retry_after }
+	wait = math.max(1, wait)
+	reply = { 0, remaining, wait, wait }
 end
