@@ -53,8 +53,8 @@ public final class BucketScript {
 			"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua");
 
 	/**
-	 * The algorithms with a lean acquire script. The sliding window log has none: its
-	 * state is a list of its own, whose commands cost more than the generic driver.
+	 * The algorithms with a lean acquire script. The sliding window log has none yet: its
+	 * state is a list of its own, read and written with commands of its own.
 	 */
 	static final Set<Algorithm> LEAN_ALGORITHMS = Collections.unmodifiableSet(EnumSet.of(Algorithm.FIXED_WINDOW,
 			Algorithm.SLIDING_WINDOW_COUNTER, Algorithm.TOKEN_BUCKET, Algorithm.LEAKY_BUCKET));
