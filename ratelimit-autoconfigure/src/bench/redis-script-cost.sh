@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What one decision costs inside Redis (docs/benchmarks.md, section 4): our acquire script,
-# as BucketScript assembles it, for each algorithm, against Spring Cloud Gateway's
+# What one decision costs inside Redis (docs/benchmarks.md, section 4): the script
+# BucketScript takes for an acquire on a tier of one limit (the algorithm's lean script;
+# the generic script for the sliding window log), for each algorithm, against Spring Cloud Gateway's
 # request_rate_limiter.lua (RedisRateLimiter's script, read from the
 # spring-cloud-gateway-server-webflux jar this module builds with). Each is called on one
 # hot bucket that admits every call (so each call writes), with redis-benchmark
@@ -83,27 +84,36 @@ done
 redis-cli -p "$PORT" ping >/dev/null 2>&1 || fail "redis-server did not start (see $WORK/redis.log)"
 REDIS_VERSION=$(redis-cli -p "$PORT" info server | tr -d '\r' | sed -n 's/^redis_version://p')
 
+# Each call's script: script-<algorithm>.lua where the directory has one (an algorithm
+# with a lean script), script.lua otherwise; a directory from before lean scripts has
+# only script.lua.
+script_of() {
+	if [[ -f $1/script-$2.lua ]]; then echo "$1/script-$2.lua"; else echo "$1/script.lua"; fi
+}
+
 declare -A SHA
 for contender in "${CONTENDERS[@]}"; do
 	dir=${contender#*=}
 	[[ -f $dir/script.lua && -f $dir/calls.tsv ]] || fail "$dir lacks script.lua or calls.tsv"
-	SHA[$dir]=$(redis-cli -p "$PORT" -x script load <"$dir/script.lua" | tr -d '\r')
-	[[ ${SHA[$dir]} =~ ^[0-9a-f]{40}$ ]] || fail "Redis refused the script in $dir: ${SHA[$dir]}"
+	for script in "$dir"/script*.lua; do
+		SHA[$script]=$(redis-cli -p "$PORT" -x script load <"$script" | tr -d '\r')
+		[[ ${SHA[$script]} =~ ^[0-9a-f]{40}$ ]] || fail "Redis refused $script: ${SHA[$script]}"
+	done
 done
 
-# measure DIRECTORY CALL-ARGUMENTS...: microseconds per EVALSHA, on a fresh keyspace.
+# measure SCRIPT CALL-ARGUMENTS...: microseconds per EVALSHA, on a fresh keyspace.
 measure() {
-	local dir=$1
+	local script=$1
 	shift
 	redis-cli -p "$PORT" flushall >/dev/null
 	redis-cli -p "$PORT" config resetstat >/dev/null
-	redis-benchmark -p "$PORT" -n "$CALLS" -c "$CLIENTS" -q EVALSHA "${SHA[$dir]}" "$@" >/dev/null
+	redis-benchmark -p "$PORT" -n "$CALLS" -c "$CLIENTS" -q EVALSHA "${SHA[$script]}" "$@" >/dev/null
 	local stats
 	stats=$(redis-cli -p "$PORT" info commandstats | tr -d '\r' | grep '^cmdstat_evalsha:') ||
-		fail "no EVALSHA was counted for $dir"
+		fail "no EVALSHA was counted for $script"
 	# A call that failed (a Lua error) would be counted apart, and measure nothing.
-	[[ $stats =~ failed_calls=0 || ! $stats =~ failed_calls= ]] || fail "EVALSHA failed in $dir: $stats"
-	[[ $stats =~ calls=$CALLS, ]] || fail "expected $CALLS calls in $dir: $stats"
+	[[ $stats =~ failed_calls=0 || ! $stats =~ failed_calls= ]] || fail "EVALSHA failed in $script: $stats"
+	[[ $stats =~ calls=$CALLS, ]] || fail "expected $CALLS calls in $script: $stats"
 	sed -n 's/.*usec_per_call=\([0-9.]*\).*/\1/p' <<<"$stats"
 }
 
@@ -115,7 +125,7 @@ for round in $(seq "$ROUNDS"); do
 		label=${contender%%=*}
 		dir=${contender#*=}
 		while IFS=$'\x1f' read -r -a call; do
-			usec=$(measure "$dir" "${call[@]:1}")
+			usec=$(measure "$(script_of "$dir" "${call[0]}")" "${call[@]:1}")
 			echo "$round,$label,${call[0]},$usec" >>"$RUNS"
 			log "round $round: $label, ${call[0]}: $usec µs"
 		done <"$dir/calls.tsv"

@@ -1,6 +1,7 @@
 package dev.ratelimit.store.redis;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,14 +20,17 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
 
 /**
- * What src/bench/redis-script-cost.sh sends to Redis: the script exactly as
- * {@link BucketScript} assembles it, and one {@code acquire} call per algorithm on
- * one hot bucket, with the keys and arguments {@link TierLayout} builds for it. Each
+ * What src/bench/redis-script-cost.sh sends to Redis: the scripts exactly as
+ * {@link BucketScript} assembles them, and one {@code acquire} call per algorithm on
+ * one hot bucket of a tier of one limit, with the script, keys and arguments
+ * {@link BucketScript} and {@link TierLayout} choose for it: the algorithm's lean
+ * script where it has one, the generic script otherwise. Each
  * limit's quota outlasts any run, so every call is admitted and writes, as
  * {@code RedisRateLimiter}'s calls do in the same script.
  * <p>
- * Writes {@code script.lua} and {@code calls.tsv} (per line: the algorithm's name,
- * then the {@code EVALSHA} arguments after the SHA, separated by
+ * Writes {@code script.lua} (the generic script), {@code script-<algorithm>.lua} for
+ * each algorithm that takes a script of its own, and {@code calls.tsv} (per line: the
+ * algorithm's name, then the {@code EVALSHA} arguments after the SHA, separated by
  * {@link #FIELD_SEPARATOR}) into the directory given as the only argument.
  */
 public final class ScriptCostCalls {
@@ -45,7 +49,7 @@ public final class ScriptCostCalls {
 			throw new IllegalArgumentException("usage: ScriptCostCalls <output directory>");
 		}
 		Path directory = Files.createDirectories(Path.of(args[0]));
-		Files.writeString(directory.resolve("script.lua"), BucketScript.source(), StandardCharsets.UTF_8);
+		write(directory.resolve("script.lua"), BucketScript.source());
 		Duration second = Duration.ofSeconds(1);
 		Duration minute = Duration.ofMinutes(1);
 		Map<String, Limit> limits = new LinkedHashMap<>();
@@ -57,15 +61,28 @@ public final class ScriptCostCalls {
 		List<String> lines = new ArrayList<>();
 		limits.forEach((name, limit) -> {
 			TierLayout layout = new TierLayout("ratelimit", "script-cost", new Tier("default", List.of(limit)));
-			List<String> keys = layout.keys("203.0.113.7");
+			boolean lean = layout.leanAlgorithm() != null;
+			List<String> keys = lean ? layout.leanKeys("203.0.113.7") : layout.keys("203.0.113.7");
 			List<String> call = new ArrayList<>();
 			call.add(name);
 			call.add(Integer.toString(keys.size()));
 			call.addAll(keys);
-			call.addAll(layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE));
+			call.addAll(lean ? layout.leanArguments(1) : layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE));
 			lines.add(String.join(FIELD_SEPARATOR, call));
+			if (lean) {
+				write(directory.resolve("script-" + name + ".lua"), BucketScript.leanSource(layout.leanAlgorithm()));
+			}
 		});
 		Files.write(directory.resolve("calls.tsv"), lines, StandardCharsets.UTF_8);
+	}
+
+	private static void write(Path file, String text) {
+		try {
+			Files.writeString(file, text, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot write " + file, ex);
+		}
 	}
 
 }

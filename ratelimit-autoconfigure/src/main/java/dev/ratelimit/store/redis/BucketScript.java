@@ -6,13 +6,18 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -27,10 +32,14 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The limiter's one Lua script and the decision side of the Redis buckets: a request
+ * The limiter's Lua scripts and the decision side of the Redis buckets: a request
  * judged ({@code acquire}) and a lease taken ({@code lease}); {@link BucketReader} is
- * the read side. The script is {@link ScriptProtocol}'s constants, the algorithms'
- * files and the driver concatenated once; Spring Data
+ * the read side. The generic script, for every call, is {@link ScriptProtocol}'s
+ * constants, the algorithms' files and the driver concatenated once. The common call,
+ * an acquire on a tier of one limit, takes its algorithm's lean script instead
+ * ({@link #leanSource(Algorithm)}): the same decision and the same stored text,
+ * without the generic driver's per-call set-up; the sliding window log keeps the
+ * generic script. Spring Data
  * calls it by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
  * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
  */
@@ -39,13 +48,24 @@ public final class BucketScript {
 	/**
 	 * In order, after the protocol's constants: shared helpers first, the driver last.
 	 */
-	private static final List<String> SOURCES = List.of("header.lua", "fixed_window.lua", "sliding_window_log.lua",
+	private static final List<String> SOURCES = List.of("header.lua", "algorithms.lua", "fixed_window.lua",
+			"sliding_window_log.lua",
 			"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua");
+
+	/**
+	 * The algorithms with a lean acquire script. The sliding window log has none yet: its
+	 * state is a list of its own, read and written with commands of its own.
+	 */
+	static final Set<Algorithm> LEAN_ALGORITHMS = Collections.unmodifiableSet(EnumSet.of(Algorithm.FIXED_WINDOW,
+			Algorithm.SLIDING_WINDOW_COUNTER, Algorithm.TOKEN_BUCKET, Algorithm.LEAKY_BUCKET));
 
 	private static final long NANOS_PER_MICRO = 1_000;
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
+
+	@SuppressWarnings("rawtypes")
+	private final Map<Algorithm, RedisScript<List>> leanScripts = new EnumMap<>(Algorithm.class);
 
 	private final ReactiveStringRedisTemplate redis;
 
@@ -79,6 +99,9 @@ public final class BucketScript {
 		this.redis = redis;
 		this.keyPrefix = keyPrefix;
 		this.script = RedisScript.of(source(), List.class);
+		for (Algorithm algorithm : LEAN_ALGORITHMS) {
+			this.leanScripts.put(algorithm, RedisScript.of(leanSource(algorithm), List.class));
+		}
 	}
 
 	/**
@@ -91,7 +114,15 @@ public final class BucketScript {
 	/**
 	 * Judge {@code cost} against every limit of the bucket, atomically.
 	 */
+	@SuppressWarnings("unchecked")
 	Mono<Decision[]> acquire(TierLayout layout, String clientKey, long cost) {
+		Algorithm lean = layout.leanAlgorithm();
+		if (lean != null) {
+			return onRedis(this.redis.execute(this.leanScripts.get(lean), layout.leanKeys(clientKey),
+					layout.leanArguments(cost)))
+				.collectList()
+				.map((reply) -> decisions(layout.tier(), flatten(reply), 0));
+		}
 		return call(layout, clientKey, "acquire", cost, 0, 1, Refund.NONE, Refund.NONE)
 			.map((reply) -> decisions(layout.tier(), reply, 0));
 	}
@@ -234,8 +265,26 @@ public final class BucketScript {
 	 * The script as Redis runs it: the protocol's constants, then the Lua files.
 	 */
 	static String source() {
-		StringBuilder source = new StringBuilder(ScriptProtocol.luaConstants());
-		for (String file : SOURCES) {
+		return concatenate(ScriptProtocol.luaConstants(), SOURCES);
+	}
+
+	/**
+	 * The lean acquire script of an algorithm in {@link #LEAN_ALGORITHMS}: the shared
+	 * helpers, the bucket key read, the algorithm in straight lines, the write. It uses
+	 * none of the protocol's named constants: its arguments are few and fixed
+	 * ({@link ScriptProtocol#LEAN_ARGUMENTS}).
+	 */
+	static String leanSource(Algorithm algorithm) {
+		if (!LEAN_ALGORITHMS.contains(algorithm)) {
+			throw new IllegalArgumentException(algorithm + " has no lean script");
+		}
+		return concatenate("", List.of("header.lua", "lean_read.lua",
+				"lean_" + algorithm.name().toLowerCase(Locale.ROOT) + ".lua", "lean_write.lua"));
+	}
+
+	private static String concatenate(String prefix, List<String> files) {
+		StringBuilder source = new StringBuilder(prefix);
+		for (String file : files) {
 			try (InputStream in = BucketScript.class.getResourceAsStream(file)) {
 				if (in == null) {
 					throw new IllegalStateException("Lua source " + file + " is missing from the classpath");

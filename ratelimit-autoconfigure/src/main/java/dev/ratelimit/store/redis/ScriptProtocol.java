@@ -35,6 +35,15 @@ final class ScriptProtocol {
 	static final int ARGUMENTS_PER_LIMIT = 5;
 
 	/**
+	 * Arguments of the lean acquire script (a tier of one limit, mode acquire; see
+	 * {@link BucketScript}), in order: cost, idle-ms, then the limit's quota, period in
+	 * microseconds and rate, and its tag between {@code |} and a space, as it stands in
+	 * the bucket key. Its one key is the bucket key; it answers as an acquire of the
+	 * generic script, {@link #DECISION_VALUES} values.
+	 */
+	static final int LEAN_ARGUMENTS = 6;
+
+	/**
 	 * Reply values per limit of a decision: admitted (1 or 0), remaining, reset and
 	 * retry-after in microseconds, as {@link dev.ratelimit.algorithm.Decision}.
 	 */

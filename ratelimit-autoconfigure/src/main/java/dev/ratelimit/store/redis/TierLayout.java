@@ -6,10 +6,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one tier of one policy is laid out in Redis, computed once: the key prefix of
@@ -55,6 +57,16 @@ final class TierLayout {
 
 	private final String idleMillis;
 
+	/**
+	 * The algorithm of the tier's one limit when a lean script judges it; otherwise none.
+	 */
+	private final @Nullable Algorithm leanAlgorithm;
+
+	/**
+	 * The lean script's arguments after the cost; empty without a lean script.
+	 */
+	private final List<String> leanArguments;
+
 	TierLayout(String prefix, String policy, Tier tier) {
 		this.tier = tier;
 		this.keyPrefix = prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":";
@@ -75,10 +87,43 @@ final class TierLayout {
 		this.keySuffixes[limits.size()] = BUCKET_SUFFIX;
 		this.limitArguments = Collections.unmodifiableList(arguments);
 		this.idleMillis = Long.toString(Math.max(1, ceilMillis(tier.idleTimeout().toNanos())));
+		Algorithm only = (limits.size() == 1) ? limits.get(0).algorithm() : null;
+		this.leanAlgorithm = (only != null && BucketScript.LEAN_ALGORITHMS.contains(only)) ? only : null;
+		// The generic script's limit arguments but the code, which the lean script is.
+		this.leanArguments = (this.leanAlgorithm != null)
+				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3),
+						"|" + arguments.get(4) + " ")
+				: List.of();
 	}
 
 	Tier tier() {
 		return this.tier;
+	}
+
+	/**
+	 * The algorithm whose lean script judges this tier's acquire calls: that of its one
+	 * limit, when it has one; none when the generic script does.
+	 */
+	@Nullable Algorithm leanAlgorithm() {
+		return this.leanAlgorithm;
+	}
+
+	/**
+	 * The lean script's one key: the bucket key.
+	 */
+	List<String> leanKeys(String clientKey) {
+		return List.of(this.keyPrefix + escape(clientKey) + BUCKET_SUFFIX);
+	}
+
+	/**
+	 * The lean script's arguments, laid out as {@link ScriptProtocol#LEAN_ARGUMENTS}
+	 * says.
+	 */
+	List<String> leanArguments(long cost) {
+		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS);
+		arguments.add(Long.toString(cost));
+		arguments.addAll(this.leanArguments);
+		return arguments;
 	}
 
 	/**

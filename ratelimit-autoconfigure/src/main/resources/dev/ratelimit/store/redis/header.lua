@@ -1,5 +1,6 @@
--- Shared by every algorithm below: time arithmetic in microseconds, the unit of
--- Redis TIME, with the same rounding rules as dev.ratelimit.algorithm.
+-- The start of both scripts, the generic one (algorithms.lua, the algorithms' files and
+-- driver.lua) and each lean one (lean_*.lua). Both do time arithmetic in microseconds,
+-- the unit of Redis TIME, with the same rounding rules as dev.ratelimit.algorithm.
 if redis.replicate_commands then
 	-- Redis < 5 replicates scripts verbatim and forbids writes after TIME.
 	redis.replicate_commands()
@@ -7,58 +8,3 @@ end
 
 -- Tolerance on unit counts and on computed instants, as in Java's Nanos.
 local EPSILON = 1e-9
-
-local function ceil_us(us)
-	if us <= EPSILON then
-		return 0
-	end
-	return math.ceil(us - EPSILON)
-end
-
-local function whole_units(units)
-	local whole = math.floor(units + EPSILON)
-	if whole < 0 then
-		return 0
-	end
-	return whole
-end
-
--- A number as text that reads back as the same double: an integer (a count, a window
--- index, an instant in microseconds) with all its digits; anything else with the 17
--- significant digits a double holds (a fraction of a token), rather than tostring's 14.
-local function exact(number)
-	if number % 1 == 0 and math.abs(number) < 2 ^ 53 then
-		return string.format('%d', number)
-	end
-	return string.format('%.17g', number)
-end
-
--- The key lives until its state is as good as new again; an already new state is
--- simply forgotten. Only the sliding window log, a list of its own, expires this way:
--- the other states live in the bucket key, which lives as long as the tier's idle
--- timeout.
-local function expire_in(key, us)
-	local ms = math.ceil(us / 1000)
-	if ms < 1 then
-		redis.call('DEL', key)
-	else
-		redis.call('PEXPIRE', key, ms)
-	end
-end
-
--- Each algorithm: load (state now, rolled or refilled, nothing written; from the fields
--- its encode wrote, or none for a new bucket), probe (allowed, remaining, reset,
--- retry-after; nothing written), commit and refund (change the state and mark it
--- changed; the log writes its list), encode (the state's fields as text for the bucket
--- key; none for the log), describe (state for display).
--- Only the algorithms a call uses are built: Redis runs the whole script on every call,
--- and building all five tables of functions each time costs about a fifth of a token
--- bucket's decision (measured with src/bench/redis-script-cost.sh).
-local definitions = {}
-local algorithms = setmetatable({}, {
-	__index = function(built, code)
-		local algorithm = definitions[code]()
-		rawset(built, code, algorithm)
-		return algorithm
-	end,
-})

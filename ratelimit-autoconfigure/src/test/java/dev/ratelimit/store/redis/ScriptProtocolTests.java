@@ -109,7 +109,7 @@ class ScriptProtocolTests {
 
 	private static String luaFiles() throws IOException {
 		StringBuilder lua = new StringBuilder();
-		for (String file : List.of("header.lua", "fixed_window.lua", "sliding_window_log.lua",
+		for (String file : List.of("header.lua", "algorithms.lua", "fixed_window.lua", "sliding_window_log.lua",
 				"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua")) {
 			lua.append(read(file));
 		}
