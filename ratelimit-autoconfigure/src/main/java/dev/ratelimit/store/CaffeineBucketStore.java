@@ -83,7 +83,7 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * A store whose cache maintenance (expiry, eviction, removal notifications) runs
+	 * A store whose cache maintenance (expiry, eviction, and the counts they update) runs
 	 * on {@code maintenanceExecutor}.
 	 */
 	CaffeineBucketStore(MonotonicClock clock, long maximumKeys, Executor maintenanceExecutor) {
@@ -97,7 +97,9 @@ public final class CaffeineBucketStore implements BucketStore {
 			.executor(maintenanceExecutor)
 			.maximumSize(maximumKeys)
 			.expireAfter(new IdleTimeout())
-			.removalListener(this::removed)
+			// Called on the evicting thread: a removal listener would instead be handed to the
+			// executor as one task per evicted bucket, which a full cache pays on every new key.
+			.evictionListener(this::evicted)
 			.build();
 	}
 
@@ -210,7 +212,11 @@ public final class CaffeineBucketStore implements BucketStore {
 		return Mono.fromSupplier(() -> {
 			boolean removed = false;
 			for (BucketId id : ids(policy, key)) {
-				removed |= this.cache.asMap().remove(id) != null;
+				LocalBucket bucket = this.cache.asMap().remove(id);
+				if (bucket != null) {
+					bucket.policyTier.policyBuckets.decrement();
+					removed = true;
+				}
 			}
 			return removed;
 		});
@@ -271,9 +277,13 @@ public final class CaffeineBucketStore implements BucketStore {
 						this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder())));
 	}
 
-	private void removed(Object key, LocalBucket bucket, RemovalCause cause) {
-		// A bucket replaced by the one that took it over is still one live bucket.
-		if (bucket != null && cause != RemovalCause.REPLACED) {
+	/**
+	 * A bucket expired, was evicted or was collected. Not called for a bucket replaced by
+	 * the one that took it over (still one live bucket), nor for a reset, which counts
+	 * its own removal.
+	 */
+	private void evicted(@Nullable Object key, @Nullable LocalBucket bucket, RemovalCause cause) {
+		if (bucket != null) {
 			bucket.policyTier.policyBuckets.decrement();
 		}
 	}
