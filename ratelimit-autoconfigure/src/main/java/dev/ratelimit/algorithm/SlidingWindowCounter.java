@@ -63,6 +63,19 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 
 	@Override
 	public Decision probe(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, false);
+	}
+
+	/**
+	 * {@link #probe} and {@link #commit} in one pass: the windows are rolled once and the
+	 * decision built at one site.
+	 */
+	@Override
+	public Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, true);
+	}
+
+	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = this.window.toNanos();
 		roll(state, nowNanos, windowNanos);
 		long current = state.word1;
@@ -73,6 +86,9 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		long remaining;
 		long reset;
 		if (allowed) {
+			if (consume) {
+				state.word1 = current + cost;
+			}
 			remaining = Nanos.wholeUnits(this.limit - estimate - cost);
 			// The estimate falls continuously: a unit comes back once one more than the
 			// remaining fits.
