@@ -6,6 +6,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * One {@link TestRedis} for a test class: started before its first test, emptied
@@ -37,6 +38,10 @@ final class SharedRedis implements BeforeAllCallback, BeforeEachCallback, AfterA
 
 	ReactiveStringRedisTemplate template() {
 		return this.redis.template();
+	}
+
+	StringRedisTemplate blockingTemplate() {
+		return this.redis.blockingTemplate();
 	}
 
 }

@@ -12,6 +12,7 @@ import redis.embedded.RedisServer;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A real Redis for tests: an embedded server on a free port, or the one named by the
@@ -83,12 +84,30 @@ final class TestRedis implements AutoCloseable {
 	 * A template on its own connection factory, closed with this Redis.
 	 */
 	ReactiveStringRedisTemplate template() {
+		return new ReactiveStringRedisTemplate(connectionFactory());
+	}
+
+	/**
+	 * A blocking template on the same connection factory, for tests that make hundreds of
+	 * thousands of calls only to compare replies: Lettuce's reactive publisher of a
+	 * multi-element reply can lose its subscriber's demand under heavy CPU contention
+	 * (lettuce issue 3232, open), and a {@code block()} on it then waits forever. Seen
+	 * here once, in a run of the lean scripts' equivalence test beside two busy loops: Redis
+	 * had answered and Lettuce's event loop was idle.
+	 */
+	StringRedisTemplate blockingTemplate() {
+		StringRedisTemplate template = new StringRedisTemplate(connectionFactory());
+		template.afterPropertiesSet();
+		return template;
+	}
+
+	private LettuceConnectionFactory connectionFactory() {
 		if (this.connectionFactory == null) {
 			this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(this.host, this.port));
 			this.connectionFactory.afterPropertiesSet();
 			this.connectionFactory.start();
 		}
-		return new ReactiveStringRedisTemplate(this.connectionFactory);
+		return this.connectionFactory;
 	}
 
 	/**
