@@ -47,7 +47,8 @@ import reactor.core.publisher.Mono;
 public final class CaffeineBucketStore implements BucketStore {
 
 	/**
-	 * Worked out once: a name is built from its enum constant on every call.
+	 * The store's name, as in {@code ratelimit.store}: worked out once, as a name is built
+	 * from its enum constant on every call.
 	 */
 	private static final String NAME = StoreType.CAFFEINE.storeName();
 

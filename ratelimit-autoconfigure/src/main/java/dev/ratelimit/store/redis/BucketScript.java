@@ -278,8 +278,14 @@ public final class BucketScript {
 		if (!LEAN_ALGORITHMS.contains(algorithm)) {
 			throw new IllegalArgumentException(algorithm + " has no lean script");
 		}
-		return concatenate("", List.of("header.lua", "lean_read.lua",
-				"lean_" + algorithm.name().toLowerCase(Locale.ROOT) + ".lua", "lean_write.lua"));
+		List<String> files = new ArrayList<>(List.of("header.lua", "lean_read.lua",
+				"lean_" + algorithm.name().toLowerCase(Locale.ROOT) + ".lua"));
+		// The two buckets answer alike once each knows its shortfall: one home for that.
+		if (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET) {
+			files.add("lean_bucket_reply.lua");
+		}
+		files.add("lean_write.lua");
+		return concatenate("", files);
 	}
 
 	private static String concatenate(String prefix, List<String> files) {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
@@ -46,7 +47,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
-	public static final String NAME = "hybrid";
+	public static final String NAME = StoreType.HYBRID.storeName();
 
 	/**
 	 * This store's lifecycle phase: see {@link #getPhase()}.

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
@@ -24,7 +25,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
-	public static final String NAME = "redis";
+	public static final String NAME = StoreType.REDIS.storeName();
 
 	/**
 	 * Latency of the last health PING in microseconds; negative when it failed.

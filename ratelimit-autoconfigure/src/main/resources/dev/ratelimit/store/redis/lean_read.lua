@@ -1,6 +1,7 @@
 -- The lean acquire script: one bucket of one limit, mode acquire, in straight lines (no
 -- tables of functions to build per call: Redis runs the whole script on every call). It
--- is header.lua, this file, one algorithm's lean_<algorithm>.lua and lean_write.lua; it
+-- is header.lua, this file, one algorithm's lean_<algorithm>.lua (for the two buckets
+-- followed by lean_bucket_reply.lua) and lean_write.lua; it
 -- reads and writes the bucket key as driver.lua does (docs/redis.md, stored layout 2), so
 -- that the generic script reads its buckets, and answers as the generic script answers an
 -- acquire. dev.ratelimit.store.redis.ScriptProtocol lays out its call:

@@ -17,26 +17,11 @@ local remaining = math.floor(after + EPSILON)
 if remaining < 0 then
 	remaining = 0
 end
--- Tokens missing: admitted, for the next whole token (not for a full bucket); rejected,
+-- Tokens missing (the shortfall): admitted, for the next whole token (not for a full bucket); rejected,
 -- for the cost, or the whole capacity when the cost exceeds it.
-local missing = 0
+local shortfall = 0
 if not allowed then
-	missing = math.min(cost, quota) - tokens
+	shortfall = math.min(cost, quota) - tokens
 elseif remaining < quota then
-	missing = remaining + 1 - after
-end
-local wait = 0
-if missing > EPSILON then
-	local us = missing * period / rate
-	if us > EPSILON then
-		wait = math.ceil(us - EPSILON)
-	end
-end
-if allowed then
-	reply = { 1, remaining, wait, 0 }
-	local format = (after % 1 == 0 and after < 2 ^ 53) and '%d%s%d %d' or '%d%s%.17g %d'
-	written = string.format(format, requests + 1, tagged, after, at)
-else
-	wait = math.max(1, wait)
-	reply = { 0, remaining, wait, wait }
+	shortfall = remaining + 1 - after
 end
