@@ -29,10 +29,10 @@ import dev.ratelimit.policy.Tier;
  * <p>
  * The sliding window log, whose state grows with its limit, is called three ways: a log
  * that only grows (nothing expires within a run: tens of thousands of entries); a log
- * in its steady state, a window so short that at the benchmark's rate of calls it holds
- * about a hundred entries (a thousand for the {@code -1000} one) and every call expires
- * about one as it adds one, as a client at its limit does; and a log full at 1,000
- * entries that rejects every call after its first thousand.
+ * in its steady state, a window so short (2 ms, 20 ms) that at the benchmark's rate of
+ * calls (about 50,000 a second) it holds about a hundred entries (a thousand) and every
+ * call expires about one as it adds one, as with a client at its limit; and a log full at
+ * 1,000 entries that rejects every call after its first thousand.
  * <p>
  * Writes {@code script.lua} (the generic script), {@code script-<call>.lua} for each
  * call that takes a script of its own, and {@code calls.tsv} (per line: the call's
@@ -53,15 +53,6 @@ public final class ScriptCostCalls {
 	private ScriptCostCalls() {
 	}
 
-	/**
-	 * Windows of a steady log of about 100 and 1,000 entries at the rate redis-benchmark
-	 * calls one script here (about 100,000 calls a second: 16 clients, about 10 µs each,
-	 * Redis's time and its own per call; the run's table says the rate is what it is).
-	 */
-	private static final Duration STEADY_100 = Duration.ofMillis(1);
-
-	private static final Duration STEADY_1000 = Duration.ofMillis(10);
-
 	public static void main(String[] args) throws IOException {
 		if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("generic"))) {
 			throw new IllegalArgumentException("usage: ScriptCostCalls <output directory> [generic]");
@@ -77,8 +68,8 @@ public final class ScriptCostCalls {
 		limits.put("sliding-window-counter", new SlidingWindowCounter(100_000_000, minute));
 		limits.put("leaky-bucket", new LeakyBucket(1_000_000, 1_000_000, second));
 		limits.put("sliding-window-log", new SlidingWindowLog(100_000_000, minute));
-		limits.put("sliding-window-log-steady-100", new SlidingWindowLog(100_000_000, STEADY_100));
-		limits.put("sliding-window-log-steady-1000", new SlidingWindowLog(100_000_000, STEADY_1000));
+		limits.put("sliding-window-log-steady-2ms", new SlidingWindowLog(100_000_000, Duration.ofMillis(2)));
+		limits.put("sliding-window-log-steady-20ms", new SlidingWindowLog(100_000_000, Duration.ofMillis(20)));
 		limits.put("sliding-window-log-full-1000", new SlidingWindowLog(1_000, minute));
 		List<String> lines = new ArrayList<>();
 		limits.forEach((name, limit) -> {
