@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What one decision costs inside Redis (docs/benchmarks.md, section 4): the script
-# BucketScript takes for an acquire on a tier of one limit (the algorithm's lean script;
-# the generic script for the sliding window log), for each algorithm, against Spring Cloud Gateway's
+# BucketScript takes for an acquire on a tier of one limit (the algorithm's lean script),
+# for each algorithm, against Spring Cloud Gateway's
 # request_rate_limiter.lua (RedisRateLimiter's script, read from the
 # spring-cloud-gateway-server-webflux jar this module builds with). Each is called on one
-# hot bucket that admits every call (so each call writes), with redis-benchmark
+# hot bucket that admits every call (so each call writes; the sliding window log also at
+# the sizes dev.ratelimit.store.redis.ScriptCostCalls names, and full), with redis-benchmark
 # (EVALSHA, SCRIPT_COST_CALLS calls from SCRIPT_COST_CLIENTS connections) against a
 # throwaway redis-server; the cost is Redis's own time per call, INFO commandstats'
 # usec_per_call for EVALSHA, the network and the client excluded. Rounds alternate the
@@ -17,7 +18,9 @@
 # SCRIPT_COST_COMPARE ("label=directory ...": more scripts to measure in the same rounds,
 # each directory as dev.ratelimit.store.redis.ScriptCostCalls writes it, for example the
 # target/redis-script-cost/ours a run of this script left in another checkout or commit,
-# so that a before and an after are measured under the same conditions).
+# so that a before and an after are measured under the same conditions),
+# SCRIPT_COST_GENERIC (1: also every call through the generic script, as a tier of
+# several limits takes it and as the calls took it before the lean scripts).
 # Wrap it in `flock /tmp/bench.lock` on a shared machine.
 set -euo pipefail
 
@@ -57,6 +60,9 @@ log "building the module and the bench tools"
 (cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
 CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
 java -cp "$CLASSPATH_ALL" dev.ratelimit.store.redis.ScriptCostCalls "$WORK/ours"
+if [[ ${SCRIPT_COST_GENERIC:-0} == 1 ]]; then
+	java -cp "$CLASSPATH_ALL" dev.ratelimit.store.redis.ScriptCostCalls "$WORK/generic" generic
+fi
 
 # RedisRateLimiter's own script and its call: keys {id}.tokens and {id}.timestamp; rate,
 # capacity, no time (the script reads Redis TIME), one token; as generous as ours.
@@ -70,6 +76,9 @@ printf 'token-bucket\0372\037request_rate_limiter.{203.0.113.7}.tokens\037reques
 
 # label, directory; ours first, RedisRateLimiter last.
 CONTENDERS=("RateLimit=$WORK/ours")
+if [[ ${SCRIPT_COST_GENERIC:-0} == 1 ]]; then
+	CONTENDERS+=("RateLimit generic script=$WORK/generic")
+fi
 read -r -a EXTRA <<<"${SCRIPT_COST_COMPARE:-}"
 CONTENDERS+=("${EXTRA[@]}")
 CONTENDERS+=("RedisRateLimiter $SCG_VERSION=$WORK/scg")
@@ -84,9 +93,9 @@ done
 redis-cli -p "$PORT" ping >/dev/null 2>&1 || fail "redis-server did not start (see $WORK/redis.log)"
 REDIS_VERSION=$(redis-cli -p "$PORT" info server | tr -d '\r' | sed -n 's/^redis_version://p')
 
-# Each call's script: script-<algorithm>.lua where the directory has one (an algorithm
-# with a lean script), script.lua otherwise; a directory from before lean scripts has
-# only script.lua.
+# Each call's script: script-<call>.lua where the directory has one (a call that takes a
+# lean script), script.lua otherwise; a directory from before lean scripts has only
+# script.lua.
 script_of() {
 	if [[ -f $1/script-$2.lua ]]; then echo "$1/script-$2.lua"; else echo "$1/script.lua"; fi
 }
@@ -152,7 +161,8 @@ with open(f"{output}/redis-script-cost.csv", "w") as out:
 				+ " ".join(f"{v:.2f}" for v in spread[key]) + "\n")
 with open(f"{output}/redis-script-cost.md", "w") as out:
 	out.write(f"Redis {redis_version}, {rounds} rounds of {calls} EVALSHA calls from {clients} clients per "
-			f"script (redis-benchmark), one hot bucket, every call admitted; Redis's own time per call "
+			f"script (redis-benchmark), one hot bucket, every call admitted (but sliding-window-log-full-1000's "
+			f"after its first 1,000); Redis's own time per call "
 			f"(INFO commandstats); load average at the end {load}.\n\n")
 	out.write("| script | algorithm | µs per call (median) | ÷ RedisRateLimiter | rounds (µs) |\n")
 	out.write("| --- | --- | ---: | ---: | --- |\n")

@@ -24,14 +24,23 @@ import dev.ratelimit.policy.Tier;
  * {@link BucketScript} assembles them, and one {@code acquire} call per algorithm on
  * one hot bucket of a tier of one limit, with the script, keys and arguments
  * {@link BucketScript} and {@link TierLayout} choose for it: the algorithm's lean
- * script where it has one, the generic script otherwise. Each
- * limit's quota outlasts any run, so every call is admitted and writes, as
- * {@code RedisRateLimiter}'s calls do in the same script.
+ * script. Each limit's quota outlasts any run, so every call is admitted and writes,
+ * as {@code RedisRateLimiter}'s calls do in the same script.
  * <p>
- * Writes {@code script.lua} (the generic script), {@code script-<algorithm>.lua} for
- * each algorithm that takes a script of its own, and {@code calls.tsv} (per line: the
- * algorithm's name, then the {@code EVALSHA} arguments after the SHA, separated by
- * {@link #FIELD_SEPARATOR}) into the directory given as the only argument.
+ * The sliding window log, whose state grows with its limit, is called three ways: a log
+ * that only grows (nothing expires within a run: tens of thousands of entries); a log
+ * in its steady state, a window so short (2 ms, 20 ms) that at the benchmark's rate of
+ * calls (about 50,000 a second) it holds about a hundred entries (a thousand) and every
+ * call expires about one as it adds one, as with a client at its limit; and a log full at
+ * 1,000 entries that rejects every call after its first thousand.
+ * <p>
+ * Writes {@code script.lua} (the generic script), {@code script-<call>.lua} for each
+ * call that takes a script of its own, and {@code calls.tsv} (per line: the call's
+ * name, then the {@code EVALSHA} arguments after the SHA, separated by
+ * {@link #FIELD_SEPARATOR}) into the directory given as the first argument. With
+ * {@code generic} as the second, every call takes the generic script, as every call
+ * did before the lean scripts (as the sliding window log's did before its own), so
+ * that one run measures both.
  */
 public final class ScriptCostCalls {
 
@@ -45,9 +54,10 @@ public final class ScriptCostCalls {
 	}
 
 	public static void main(String[] args) throws IOException {
-		if (args.length != 1) {
-			throw new IllegalArgumentException("usage: ScriptCostCalls <output directory>");
+		if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("generic"))) {
+			throw new IllegalArgumentException("usage: ScriptCostCalls <output directory> [generic]");
 		}
+		boolean genericOnly = args.length == 2;
 		Path directory = Files.createDirectories(Path.of(args[0]));
 		write(directory.resolve("script.lua"), BucketScript.source());
 		Duration second = Duration.ofSeconds(1);
@@ -58,10 +68,13 @@ public final class ScriptCostCalls {
 		limits.put("sliding-window-counter", new SlidingWindowCounter(100_000_000, minute));
 		limits.put("leaky-bucket", new LeakyBucket(1_000_000, 1_000_000, second));
 		limits.put("sliding-window-log", new SlidingWindowLog(100_000_000, minute));
+		limits.put("sliding-window-log-steady-2ms", new SlidingWindowLog(100_000_000, Duration.ofMillis(2)));
+		limits.put("sliding-window-log-steady-20ms", new SlidingWindowLog(100_000_000, Duration.ofMillis(20)));
+		limits.put("sliding-window-log-full-1000", new SlidingWindowLog(1_000, minute));
 		List<String> lines = new ArrayList<>();
 		limits.forEach((name, limit) -> {
 			TierLayout layout = new TierLayout("ratelimit", "script-cost", new Tier("default", List.of(limit)));
-			boolean lean = layout.leanAlgorithm() != null;
+			boolean lean = !genericOnly && layout.leanAlgorithm() != null;
 			List<String> keys = lean ? layout.leanKeys("203.0.113.7") : layout.keys("203.0.113.7");
 			List<String> call = new ArrayList<>();
 			call.add(name);

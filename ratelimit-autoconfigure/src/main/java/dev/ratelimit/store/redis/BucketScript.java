@@ -6,9 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -38,8 +36,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * constants, the algorithms' files and the driver concatenated once. The common call,
  * an acquire on a tier of one limit, takes its algorithm's lean script instead
  * ({@link #leanSource(Algorithm)}): the same decision and the same stored text,
- * without the generic driver's per-call set-up; the sliding window log keeps the
- * generic script. Spring Data
+ * without the generic driver's per-call set-up. Spring Data
  * calls it by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
  * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
  */
@@ -51,13 +48,6 @@ public final class BucketScript {
 	private static final List<String> SOURCES = List.of("header.lua", "algorithms.lua", "fixed_window.lua",
 			"sliding_window_log.lua",
 			"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua");
-
-	/**
-	 * The algorithms with a lean acquire script. The sliding window log has none yet: its
-	 * state is a list of its own, read and written with commands of its own.
-	 */
-	static final Set<Algorithm> LEAN_ALGORITHMS = Collections.unmodifiableSet(EnumSet.of(Algorithm.FIXED_WINDOW,
-			Algorithm.SLIDING_WINDOW_COUNTER, Algorithm.TOKEN_BUCKET, Algorithm.LEAKY_BUCKET));
 
 	private static final long NANOS_PER_MICRO = 1_000;
 
@@ -99,7 +89,7 @@ public final class BucketScript {
 		this.redis = redis;
 		this.keyPrefix = keyPrefix;
 		this.script = RedisScript.of(source(), List.class);
-		for (Algorithm algorithm : LEAN_ALGORITHMS) {
+		for (Algorithm algorithm : Algorithm.values()) {
 			this.leanScripts.put(algorithm, RedisScript.of(leanSource(algorithm), List.class));
 		}
 	}
@@ -269,15 +259,12 @@ public final class BucketScript {
 	}
 
 	/**
-	 * The lean acquire script of an algorithm in {@link #LEAN_ALGORITHMS}: the shared
-	 * helpers, the bucket key read, the algorithm in straight lines, the write. It uses
+	 * The lean acquire script of an algorithm: the shared helpers, the bucket key read,
+	 * the algorithm in straight lines, the write. It uses
 	 * none of the protocol's named constants: its arguments are few and fixed
 	 * ({@link ScriptProtocol#LEAN_ARGUMENTS}).
 	 */
 	static String leanSource(Algorithm algorithm) {
-		if (!LEAN_ALGORITHMS.contains(algorithm)) {
-			throw new IllegalArgumentException(algorithm + " has no lean script");
-		}
 		List<String> files = new ArrayList<>(List.of("header.lua", "lean_read.lua",
 				"lean_" + algorithm.name().toLowerCase(Locale.ROOT) + ".lua"));
 		// The two buckets answer alike once each knows its shortfall: one home for that.

@@ -38,8 +38,9 @@ final class ScriptProtocol {
 	 * Arguments of the lean acquire script (a tier of one limit, mode acquire; see
 	 * {@link BucketScript}), in order: cost, idle-ms, then the limit's quota, period in
 	 * microseconds and rate, and its tag between {@code |} and a space, as it stands in
-	 * the bucket key. Its one key is the bucket key; it answers as an acquire of the
-	 * generic script, {@link #DECISION_VALUES} values.
+	 * the bucket key. Its keys are the bucket key and, for a sliding window log, the
+	 * log's list; it answers as an acquire of the generic script,
+	 * {@link #DECISION_VALUES} values.
 	 */
 	static final int LEAN_ARGUMENTS = 6;
 

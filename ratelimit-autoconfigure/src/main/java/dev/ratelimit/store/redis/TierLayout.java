@@ -58,7 +58,8 @@ final class TierLayout {
 	private final String idleMillis;
 
 	/**
-	 * The algorithm of the tier's one limit when a lean script judges it; otherwise none.
+	 * The algorithm of the tier's one limit, whose lean script judges its acquire calls;
+	 * none for a tier of several limits.
 	 */
 	private final @Nullable Algorithm leanAlgorithm;
 
@@ -87,8 +88,7 @@ final class TierLayout {
 		this.keySuffixes[limits.size()] = BUCKET_SUFFIX;
 		this.limitArguments = Collections.unmodifiableList(arguments);
 		this.idleMillis = Long.toString(Math.max(1, ceilMillis(tier.idleTimeout().toNanos())));
-		Algorithm only = (limits.size() == 1) ? limits.get(0).algorithm() : null;
-		this.leanAlgorithm = (only != null && BucketScript.LEAN_ALGORITHMS.contains(only)) ? only : null;
+		this.leanAlgorithm = (limits.size() == 1) ? limits.get(0).algorithm() : null;
 		// The generic script's limit arguments but the code, which the lean script is.
 		this.leanArguments = (this.leanAlgorithm != null)
 				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3),
@@ -102,17 +102,21 @@ final class TierLayout {
 
 	/**
 	 * The algorithm whose lean script judges this tier's acquire calls: that of its one
-	 * limit, when it has one; none when the generic script does.
+	 * limit; none for a tier of several limits, which the generic script judges.
 	 */
 	@Nullable Algorithm leanAlgorithm() {
 		return this.leanAlgorithm;
 	}
 
 	/**
-	 * The lean script's one key: the bucket key.
+	 * The lean script's keys: the bucket key, then, for a sliding window log, its list.
 	 */
 	List<String> leanKeys(String clientKey) {
-		return List.of(this.keyPrefix + escape(clientKey) + BUCKET_SUFFIX);
+		String tagged = this.keyPrefix + escape(clientKey);
+		if (this.leanAlgorithm == Algorithm.SLIDING_WINDOW_LOG) {
+			return List.of(tagged + BUCKET_SUFFIX, tagged + this.keySuffixes[0]);
+		}
+		return List.of(tagged + BUCKET_SUFFIX);
 	}
 
 	/**

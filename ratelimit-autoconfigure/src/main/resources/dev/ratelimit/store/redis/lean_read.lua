@@ -5,8 +5,9 @@
 -- reads and writes the bucket key as driver.lua does (docs/redis.md, stored layout 2), so
 -- that the generic script reads its buckets, and answers as the generic script answers an
 -- acquire. dev.ratelimit.store.redis.ScriptProtocol lays out its call:
--- KEYS[1] the bucket key; ARGV: cost, idle-ms, quota, period (microseconds), rate, and
--- the limit's tag between '|' and ' ', as it stands in the bucket key.
+-- KEYS[1] the bucket key (KEYS[2] a sliding window log's list); ARGV: cost, idle-ms,
+-- quota, period (microseconds), rate, and the limit's tag between '|' and ' ', as it
+-- stands in the bucket key.
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
 local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])

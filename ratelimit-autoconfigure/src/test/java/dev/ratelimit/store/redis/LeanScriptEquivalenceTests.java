@@ -22,14 +22,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Each algorithm's lean acquire script decides exactly as the generic script: on a real
  * Redis, both judge the same random sequence of costs at the same instants, each on a
  * bucket of its own, and give the same replies and leave the same stored text after
- * every call. Redis time cannot be set, so here both scripts read the instant from two
- * keys the test writes in place of {@code TIME}; everything else runs as shipped.
+ * every call (for a sliding window log, also the same list and the same expiry set on
+ * it). Redis time cannot be set, so here both scripts read the instant from two keys the
+ * test writes in place of {@code TIME}, and a log's expiry, which Redis would count in
+ * its own time, is recorded in a hash instead of set; everything else runs as shipped.
  */
 class LeanScriptEquivalenceTests {
 
@@ -40,16 +41,31 @@ class LeanScriptEquivalenceTests {
 
 	private static final String FAKE_TIME = "{ redis.call('GET', 'fake-time:s'), redis.call('GET', 'fake-time:us') }";
 
+	/**
+	 * The script's call that sets a log's expiry, and what the test runs in its place:
+	 * the milliseconds recorded under the list's name.
+	 */
+	private static final String EXPIRY_CALL = "redis.call('PEXPIRE', ";
+
+	private static final String FAKE_EXPIRY = "redis.call('HSET', 'fake-expiry', ";
+
+	/**
+	 * The bucket keys' idle timeout here, in milliseconds, in place of the tier's: long
+	 * enough that no bucket key expires in Redis's own time during the test, whatever
+	 * the random limit.
+	 */
+	private static final long IDLE_MILLIS = 3_600_000;
+
 	private static final int CALLS = 400;
 
 	@ParameterizedTest
-	@EnumSource(value = Algorithm.class, names = "SLIDING_WINDOW_LOG", mode = EnumSource.Mode.EXCLUDE)
+	@EnumSource(Algorithm.class)
 	void leanScriptDecidesAndStoresAsTheGenericScript(Algorithm algorithm) {
 		StringRedisTemplate template = redis.blockingTemplate();
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> generic = RedisScript.of(fakeTime(BucketScript.source()), List.class);
+		RedisScript<List> generic = RedisScript.of(fake(BucketScript.source()), List.class);
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> lean = RedisScript.of(fakeTime(BucketScript.leanSource(algorithm)), List.class);
+		RedisScript<List> lean = RedisScript.of(fake(BucketScript.leanSource(algorithm)), List.class);
 		for (long seed = 1; seed <= 12; seed++) {
 			Random random = new Random(seed * 31 + algorithm.ordinal());
 			Limit limit = randomLimit(algorithm, random);
@@ -61,6 +77,11 @@ class LeanScriptEquivalenceTests {
 			List<String> leanKeys = layout.leanKeys("lean-" + client);
 			String genericBucket = genericKeys.get(genericKeys.size() - 1);
 			String leanBucket = leanKeys.get(0);
+			// A sliding window log's list: the generic script's first key, the lean's second.
+			String genericLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? genericKeys.get(0) : null;
+			String leanLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? leanKeys.get(1) : null;
+			long periodMicros = periodMicros(limit);
+			long now = 1_750_000_000_000_000L + random.nextLong(periodMicros);
 			if (seed % 3 == 0) {
 				// A tier that had a second limit before a reload: its state stays in the text.
 				String tag = layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE)
@@ -70,44 +91,65 @@ class LeanScriptEquivalenceTests {
 				template.opsForValue().set(genericBucket, text);
 				template.opsForValue().set(leanBucket, text);
 			}
-			long periodMicros = periodMicros(limit);
-			long now = 1_750_000_000_000_000L + random.nextLong(periodMicros);
+			if (genericLog != null && seed % 2 == 0) {
+				// A log carried over (from a node that ran before, or stored layout 1), long
+				// enough to expire in large part on the first call.
+				List<String> carried = carriedLog(random, limit.quota(), now, periodMicros);
+				template.opsForList().rightPushAll(genericLog, carried);
+				template.opsForList().rightPushAll(leanLog, carried);
+			}
+			// Steps of a period over 8 (a few instants in a log), 100 or 1000 (many).
+			long grain = new long[] { 8, 100, 1000 }[random.nextInt(3)];
 			for (int call = 0; call < CALLS; call++) {
-				now += step(random, periodMicros);
+				now = (random.nextInt(12) == 0) ? edge(template, genericLog, now, periodMicros) - random.nextInt(2)
+						: now + step(random, periodMicros, grain);
 				long cost = randomCost(random, limit);
 				setTime(template, now);
+				template.delete("fake-expiry");
 				List<Object> expected = call(template, generic, genericKeys,
-						layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE));
-				List<Object> actual = call(template, lean, leanKeys, layout.leanArguments(cost));
+						withIdleMillis(layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE), 2));
+				List<Object> actual = call(template, lean, leanKeys, withIdleMillis(layout.leanArguments(cost), 1));
 				String context = limit + ", seed " + seed + ", call " + call + ", cost " + cost + ", at " + now;
 				assertThat(actual).as(context).isEqualTo(expected);
 				assertThat(template.opsForValue().get(leanBucket)).as(context)
 					.isEqualTo(template.opsForValue().get(genericBucket));
+				assertThat(template.getExpire(leanBucket)).as(context).isGreaterThan(IDLE_MILLIS / 2000);
+				if (genericLog != null) {
+					assertThat(template.opsForList().range(leanLog, 0, -1)).as(context)
+						.isEqualTo(template.opsForList().range(genericLog, 0, -1));
+					assertThat(template.opsForHash().get("fake-expiry", leanLog)).as(context)
+						.isEqualTo(template.opsForHash().get("fake-expiry", genericLog));
+				}
 			}
 		}
 	}
 
 	@Test
-	void theFakeTimeReplacesTheOnlyReadOfRedisTime() {
-		for (String source : List.of(BucketScript.source(), BucketScript.leanSource(Algorithm.TOKEN_BUCKET))) {
+	void theFakesReplaceTheOnlyReadOfRedisTimeAndTheOnlyExpiryOfALog() {
+		for (String source : List.of(BucketScript.source(), BucketScript.leanSource(Algorithm.SLIDING_WINDOW_LOG))) {
 			assertThat(source.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+			assertThat(source.split("PEXPIRE", -1)).hasSize(2);
+			assertThat(source).contains(EXPIRY_CALL);
+		}
+		for (Algorithm algorithm : Algorithm.values()) {
+			assertThat(BucketScript.leanSource(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 		}
 	}
 
 	@Test
-	void onlyATierOfOneLimitWithALeanScriptTakesIt() {
+	void aTierOfOneLimitTakesItsAlgorithmsLeanScript() {
 		Limit bucket = new TokenBucket(10, 1, Duration.ofSeconds(1));
 		assertThat(new TierLayout("rl", "orders", new Tier("free", List.of(bucket))).leanAlgorithm())
 			.isEqualTo(Algorithm.TOKEN_BUCKET);
 		assertThat(new TierLayout("rl", "orders",
 				new Tier("free", List.of(bucket, new FixedWindow(100, Duration.ofHours(1))))).leanAlgorithm())
 			.isNull();
-		assertThat(new TierLayout("rl", "orders",
-				new Tier("free", List.of(new SlidingWindowLog(10, Duration.ofMinutes(1))))).leanAlgorithm())
-			.isNull();
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> BucketScript.leanSource(Algorithm.SLIDING_WINDOW_LOG))
-			.withMessageContaining("SLIDING_WINDOW_LOG");
+		TierLayout log = new TierLayout("rl", "orders",
+				new Tier("free", List.of(new SlidingWindowLog(10, Duration.ofMinutes(1)))));
+		assertThat(log.leanAlgorithm()).isEqualTo(Algorithm.SLIDING_WINDOW_LOG);
+		// The generic script's keys are the log's list, then the bucket key.
+		assertThat(log.leanKeys("10.0.0.1")).containsExactly(log.keys("10.0.0.1").get(1), log.keys("10.0.0.1").get(0))
+			.containsExactly("rl:{orders:free:10.0.0.1}:b2", "rl:{orders:free:10.0.0.1}:1:2:10:6.0E7:0.0");
 	}
 
 	@Test
@@ -123,7 +165,9 @@ class LeanScriptEquivalenceTests {
 	}
 
 	private static Limit randomLimit(Algorithm algorithm, Random random) {
-		long quota = 1 + random.nextInt(20);
+		// A log sometimes long: up to 2,000 entries, and costs above 1,000 (pushed in chunks).
+		long quota = (algorithm == Algorithm.SLIDING_WINDOW_LOG && random.nextInt(3) == 0) ? 1 + random.nextInt(2_000)
+				: 1 + random.nextInt(20);
 		Duration period = Duration.ofNanos(1_000 * (1 + random.nextLong(5_000_000)));
 		double rate = (random.nextBoolean()) ? 1 + random.nextInt(30) : 0.1 + 30 * random.nextDouble();
 		return switch (algorithm) {
@@ -131,7 +175,7 @@ class LeanScriptEquivalenceTests {
 			case SLIDING_WINDOW_COUNTER -> new SlidingWindowCounter(quota, period);
 			case TOKEN_BUCKET -> new TokenBucket(quota, rate, period);
 			case LEAKY_BUCKET -> new LeakyBucket(quota, rate, period);
-			case SLIDING_WINDOW_LOG -> throw new IllegalArgumentException("no lean script");
+			case SLIDING_WINDOW_LOG -> new SlidingWindowLog(quota, period);
 		};
 	}
 
@@ -146,16 +190,50 @@ class LeanScriptEquivalenceTests {
 	}
 
 	/**
-	 * Mostly small steps within a period, sometimes none, sometimes past a period or
-	 * two, sometimes back (another reading of the clock, late).
+	 * Mostly small steps within a period (up to a {@code grain}th of it), sometimes none,
+	 * sometimes past a period or two, sometimes back (another reading of the clock, late).
 	 */
-	private static long step(Random random, long periodMicros) {
+	private static long step(Random random, long periodMicros, long grain) {
 		return switch (random.nextInt(10)) {
 			case 0 -> 0;
 			case 1 -> -random.nextLong(1 + periodMicros / 10);
 			case 2 -> random.nextLong(1 + 2 * periodMicros);
-			default -> random.nextLong(1 + periodMicros / 8);
+			default -> random.nextLong(1 + periodMicros / grain);
 		};
+	}
+
+	/**
+	 * The next instant a rule changes at: a log's oldest entry expires (its instant plus
+	 * the period, when it no longer counts); otherwise a window ends.
+	 */
+	private static long edge(StringRedisTemplate template, String log, long now, long periodMicros) {
+		String oldest = (log != null) ? template.opsForList().index(log, 0) : null;
+		if (oldest != null) {
+			return Long.parseLong(oldest) + periodMicros;
+		}
+		return (now / periodMicros + 1) * periodMicros;
+	}
+
+	/**
+	 * Up to {@code quota} instants, in order, some repeated (a request of several units),
+	 * spread over the two periods before {@code now}.
+	 */
+	private static List<String> carriedLog(Random random, long quota, long now, long periodMicros) {
+		List<String> log = new ArrayList<>();
+		long at = now - 2 * periodMicros;
+		for (long entries = 1 + random.nextLong(quota); entries > 0; entries--) {
+			if (random.nextInt(4) != 0) {
+				at = Math.min(now, at + random.nextLong(1 + 4 * periodMicros / (entries + 1)));
+			}
+			log.add(Long.toString(at));
+		}
+		return log;
+	}
+
+	private static List<String> withIdleMillis(List<String> arguments, int index) {
+		List<String> changed = new ArrayList<>(arguments);
+		changed.set(index, Long.toString(IDLE_MILLIS));
+		return changed;
 	}
 
 	private static long randomCost(Random random, Limit limit) {
@@ -174,9 +252,9 @@ class LeanScriptEquivalenceTests {
 		return new ArrayList<>(reply);
 	}
 
-	private static String fakeTime(String source) {
+	private static String fake(String source) {
 		assertThat(source).contains(TIME_CALL);
-		return source.replace(TIME_CALL, FAKE_TIME);
+		return source.replace(TIME_CALL, FAKE_TIME).replace(EXPIRY_CALL, FAKE_EXPIRY);
 	}
 
 }

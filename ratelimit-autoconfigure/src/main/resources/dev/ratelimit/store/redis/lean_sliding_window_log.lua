@@ -1,0 +1,82 @@
+-- Sliding window log, sliding_window_log.lua's load, probe and commit in straight lines,
+-- on the same list (KEYS[2]): admission instants in microseconds, oldest first; a unit
+-- admitted at t counts while now < t + period. The bucket key holds nothing of it, so
+-- `written` stays nil and lean_write.lua keeps the text as read. Each entry is a list
+-- element of its own: a call touches the ends of the list and the entries that expired,
+-- never the whole log, however long the limit makes it.
+local log = KEYS[2]
+-- The expired entries are the oldest (every entry is pushed at or after the newest), a
+-- run from the head: find where it ends by doubling the index, then halving the gap,
+-- so that a log that expired in large part costs a few LINDEX rather than one per
+-- entry. `expired` is an index known expired, `kept` one known live or past the end
+-- (LINDEX answers false there), `oldest` the instant at `kept` (false past the end).
+local oldest = redis.call('LINDEX', log, 0)
+local size = 0
+if oldest then
+	oldest = tonumber(oldest)
+	if now - oldest >= period then
+		local expired, kept, entry = 0, 1, redis.call('LINDEX', log, 1)
+		while entry and now - tonumber(entry) >= period do
+			expired, kept = kept, 2 * kept + 1
+			entry = redis.call('LINDEX', log, kept)
+		end
+		oldest = entry and tonumber(entry)
+		while kept - expired > 1 do
+			local middle = math.floor((expired + kept) / 2)
+			entry = redis.call('LINDEX', log, middle)
+			if not entry or now - tonumber(entry) < period then
+				kept, oldest = middle, entry and tonumber(entry)
+			else
+				expired = middle
+			end
+		end
+		-- An emptied list is deleted, as by the generic script's last LPOP.
+		redis.call('LTRIM', log, kept, -1)
+	end
+	if oldest then
+		size = redis.call('LLEN', log)
+	end
+end
+if cost <= quota - size then
+	-- A unit comes back when the oldest entry expires; the request's own entries are the
+	-- oldest when the log was empty.
+	local reset = 0
+	if size > 0 then
+		reset = math.max(0, oldest + period - now)
+	elseif cost > 0 then
+		reset = period
+	end
+	reply = { 1, quota - size - cost, reset, 0 }
+	-- Never before the newest entry, so that the log stays in order.
+	local at = now
+	if size > 0 then
+		at = math.max(now, tonumber(redis.call('LINDEX', log, -1)))
+	end
+	-- Instants are whole microseconds (Redis TIME's): all their digits, as exact() writes
+	-- them. unpack has a stack limit: the entries go in chunks of 1000.
+	local entry = string.format('%d', at)
+	if cost == 1 then
+		redis.call('RPUSH', log, entry)
+	elseif cost > 1 then
+		local entries = {}
+		for i = 1, math.min(cost, 1000) do
+			entries[i] = entry
+		end
+		local left = cost
+		while left > 0 do
+			local chunk = math.min(left, 1000)
+			redis.call('RPUSH', log, unpack(entries, 1, chunk))
+			left = left - chunk
+		end
+	end
+	-- The list lives until its newest entry expires (at least a period, as at >= now).
+	redis.call('PEXPIRE', log, math.ceil((at + period - now) / 1000))
+else
+	-- The request fits once the oldest (size + cost - quota) units have expired.
+	local retry_after = 0
+	local must_expire = math.min(size + cost - quota, size)
+	if must_expire > 0 then
+		retry_after = math.max(0, tonumber(redis.call('LINDEX', log, must_expire - 1)) + period - now)
+	end
+	reply = { 0, quota - size, retry_after, retry_after }
+end
