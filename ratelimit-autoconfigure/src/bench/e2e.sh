@@ -15,6 +15,8 @@
 # rejected; every client's bucket exists before the measured runs). Each run is measured
 # in rounds that alternate the gateways (A B C ... A B C ...), so that drift on a busy
 # machine hits all alike; the report gives medians and ratios to `none` in the same round.
+# Each run also records the gateway JVM's own CPU time per request (all its threads, from
+# /proc), which other processes on a busy machine disturb less than throughput.
 #
 # Usage (from anywhere):
 #   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
@@ -41,6 +43,7 @@ CONNECTIONS=${E2E_CONNECTIONS:-16}
 BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
+CLOCK_TICKS=$(getconf CLK_TCK)
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
 read -r -a VARIANTS <<<"${E2E_VARIANTS:-none rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j}"
 # 200,000 buckets in one Redis per gateway would mostly measure the prefill.
@@ -188,6 +191,11 @@ run_wrk() {
 		fail "wrk against $1 failed: $(cat "$4")"
 }
 
+# CPU time the process $1 has used, user and system, in clock ticks.
+cpu_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
 # Latency in milliseconds from wrk's "99%    1.23ms" form.
 latency_ms() {
 	awk -v p="$1" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
@@ -197,19 +205,23 @@ latency_ms() {
 
 # measure ROUND WORKLOAD SCRIPT VARIANT
 measure() {
-	local round=$1 workload=$2 script=$3 variant=$4 out calls_before=0 calls_after=0 redis_calls=""
+	local round=$1 workload=$2 script=$3 variant=$4 out calls_before=0 calls_after=0 redis_calls="" cpu_before cpu_after
 	out="$WORK/runs/$round-$workload-$variant.txt"
 	case $variant in
 		rl-redis | scg-redis) calls_before=$(redis_script_calls "$variant") ;;
 		rl-hybrid) calls_before=$(hybrid_remote_calls) ;;
 	esac
+	cpu_before=$(cpu_ticks "${PID[$variant]}")
 	run_wrk "$variant" "$script" "$DURATION" "$out"
+	cpu_after=$(cpu_ticks "${PID[$variant]}")
 	case $variant in
 		rl-redis | scg-redis) calls_after=$(redis_script_calls "$variant") ;;
 		rl-hybrid) calls_after=$(hybrid_remote_calls) ;;
 	esac
-	local requests rps p50 p99 non2xx
+	local requests rps p50 p99 non2xx cpu_us
 	requests=$(awk '/requests in/ { print $1 }' "$out")
+	cpu_us=$(awk -v ticks=$((cpu_after - cpu_before)) -v hz="$CLOCK_TICKS" -v n="$requests" \
+		'BEGIN { printf "%.1f", ticks * 1000000 / hz / n }')
 	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
 	p50=$(latency_ms 50% "$out")
 	p99=$(latency_ms 99% "$out")
@@ -217,8 +229,9 @@ measure() {
 	case $variant in
 		rl-redis | scg-redis | rl-hybrid) redis_calls=$((calls_after - calls_before)) ;;
 	esac
-	echo "$round,$workload,$variant,$requests,$rps,$p50,$p99,${non2xx:-0},$redis_calls" >>"$WORK/e2e-runs.csv"
-	log "round $round $workload $variant: $rps req/s, p50 ${p50}ms, p99 ${p99}ms, non-2xx ${non2xx:-0}"
+	echo "$round,$workload,$variant,$requests,$rps,$p50,$p99,${non2xx:-0},$redis_calls,$cpu_us" >>"$WORK/e2e-runs.csv"
+	log "round $round $workload $variant: $rps req/s, p50 ${p50}ms, p99 ${p99}ms, non-2xx ${non2xx:-0}," \
+		"gateway CPU ${cpu_us} µs per request (load $(cut -d' ' -f1 /proc/loadavg))"
 }
 
 prefill_many_keys() {
@@ -243,7 +256,8 @@ compare() {
 		check_gateway "$variant"
 	done
 	mkdir -p "$WORK/runs"
-	echo "round,workload,gateway,requests,requests_per_second,p50_ms,p99_ms,non_2xx,redis_calls" >"$WORK/e2e-runs.csv"
+	echo "round,workload,gateway,requests,requests_per_second,p50_ms,p99_ms,non_2xx,redis_calls,gateway_cpu_us_per_request" \
+		>"$WORK/e2e-runs.csv"
 	log "warming up every gateway on every workload (${WARMUP}s each)"
 	for variant in "${VARIANTS[@]}"; do
 		run_wrk "$variant" one-key.lua "$WARMUP" "$WORK/runs/warmup-$variant-one.txt"

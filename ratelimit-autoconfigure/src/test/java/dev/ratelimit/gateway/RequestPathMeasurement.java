@@ -2,8 +2,11 @@ package dev.ratelimit.gateway;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -38,10 +41,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Measures what one admitted request costs the request path, in bytes allocated and
  * nanoseconds on this thread, when it is judged in line (nothing but API keys, the key
- * in the request, the Caffeine store) and when a token claim or a {@link CostResolver}
- * makes it wait on Reactor; prints the numbers {@code docs/benchmarks.md} quotes. As in
- * a gateway with Actuator, the decisions are recorded as metrics and totals, and the
- * headers are written on Netty's headers, as on Reactor Netty.
+ * in the request, the Caffeine store) for one client and for 200,000 clients in random
+ * order (every bucket created beforehand, as in the end-to-end benchmark), and when a
+ * token claim or a {@link CostResolver} makes it wait on Reactor; prints the numbers
+ * {@code docs/benchmarks.md} quotes. As in a gateway with Actuator, the decisions are
+ * recorded as metrics and totals, and the headers are written on Netty's headers, as on
+ * Reactor Netty. Every request sets its client's header first, one client or many, so
+ * that both pay the same for it.
  * Asserts behaviour only, never time. Its name keeps it out of the test suite; run it
  * with {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=RequestPathMeasurement}.
  */
@@ -51,40 +57,59 @@ class RequestPathMeasurement {
 
 	private static final int REQUESTS = 2_000_000;
 
+	private static final int MANY_CLIENTS = 200_000;
+
 	private static final Tier TIER = new Tier("anonymous",
 			List.of(new TokenBucket(100_000_000_000L, 1, Duration.ofSeconds(1))));
 
 	@Test
 	void measuresTheInLineAndTheReactivePaths() {
-		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null);
-		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null);
-		measure("CostResolver bean (reactive cost)", new TierSource.ApiKey(), (exchange, policy) -> Mono.empty());
+		String[] oneClient = { "client-1" };
+		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null, oneClient);
+		measure("in line, 200,000 clients in random order", new TierSource.ApiKey(), null, manyClients());
+		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null, oneClient);
+		measure("CostResolver bean (reactive cost)", new TierSource.ApiKey(), (exchange, policy) -> Mono.empty(),
+				oneClient);
 	}
 
-	private static void measure(String name, TierSource tierSource, CostResolver costResolver) {
+	/**
+	 * The clients of the end-to-end benchmark's many-keys workload, in a random order
+	 * (seeded) that visits each of them once per pass.
+	 */
+	private static String[] manyClients() {
+		List<String> clients = new ArrayList<>(MANY_CLIENTS);
+		for (int i = 1; i <= MANY_CLIENTS; i++) {
+			clients.add("client-" + i);
+		}
+		Collections.shuffle(clients, new Random(42));
+		return clients.toArray(String[]::new);
+	}
+
+	private static void measure(String name, TierSource tierSource, CostResolver costResolver, String[] clients) {
 		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.Header("X-Client"), false, 1,
 				StoreType.CAFFEINE, Map.of("anonymous", TIER), TIER, OnMissingKey.CLIENT_ADDRESS, 403, null);
 		RateLimitEnforcer enforcer = new RateLimitEnforcers(
 				new RateLimitPolicies(Map.of("orders", policy), Map.of(), TrustedProxies.NONE, tierSource),
-				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1000)), List.of()),
+				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1_000_000)), List.of()),
 				List.of(new RateLimitRequestMetrics(new SimpleMeterRegistry()), new RateLimitTotals()),
 				HeaderStyle.DRAFT_06, "X-API-Key", RequestPathFixture.problemWriter(), null, costResolver,
 				RateLimitMessages.DEFAULTS)
 			.enforcer(policy, "orders", null);
 		MockServerWebExchange mock = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").header("X-Client", "client-1"));
+		NettyHeadersRequest request = new NettyHeadersRequest(mock.getRequest());
 		ServerWebExchange exchange = mock.mutate()
-			.request(new NettyHeadersRequest(mock.getRequest()))
+			.request(request)
 			.response(new NettyHeadersResponse(mock.getResponse()))
 			.build();
 		Mono<Void> forwarded = Mono.empty();
 		RateLimitEnforcer.Next<Object> next = (chain, chained) -> forwarded;
-		run(enforcer, exchange, next, WARM_UP);
+		run(enforcer, exchange, next, request, clients, Math.max(WARM_UP, 2 * clients.length));
 		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
 			.getThreadMXBean();
 		long bytesBefore = threads.getCurrentThreadAllocatedBytes();
 		long start = System.nanoTime();
-		run(enforcer, exchange, next, REQUESTS);
+		run(enforcer, exchange, next, request, clients, REQUESTS);
 		long nanos = System.nanoTime() - start;
 		long bytes = threads.getCurrentThreadAllocatedBytes() - bytesBefore;
 		assertThat(mock.getResponse().getStatusCode()).isNull();
@@ -94,8 +119,9 @@ class RequestPathMeasurement {
 	}
 
 	private static void run(RateLimitEnforcer enforcer, ServerWebExchange exchange, RateLimitEnforcer.Next<Object> next,
-			int requests) {
+			NettyHeadersRequest request, String[] clients, int requests) {
 		for (int i = 0; i < requests; i++) {
+			request.client(clients[i % clients.length]);
 			enforcer.enforce(exchange, null, next).subscribe();
 		}
 	}
@@ -106,13 +132,18 @@ class RequestPathMeasurement {
 	 */
 	private static final class NettyHeadersRequest extends ServerHttpRequestDecorator {
 
-		private final HttpHeaders headers;
+		private final io.netty.handler.codec.http.HttpHeaders netty = DefaultHttpHeadersFactory.headersFactory()
+			.newHeaders();
+
+		private final HttpHeaders headers = new HttpHeaders(new Netty4HeadersAdapter(this.netty));
 
 		NettyHeadersRequest(ServerHttpRequest delegate) {
 			super(delegate);
-			io.netty.handler.codec.http.HttpHeaders netty = DefaultHttpHeadersFactory.headersFactory().newHeaders();
-			delegate.getHeaders().forEach((name, values) -> netty.add(name, values));
-			this.headers = new HttpHeaders(new Netty4HeadersAdapter(netty));
+			delegate.getHeaders().forEach((name, values) -> this.netty.add(name, values));
+		}
+
+		void client(String client) {
+			this.netty.set("X-Client", client);
 		}
 
 		@Override

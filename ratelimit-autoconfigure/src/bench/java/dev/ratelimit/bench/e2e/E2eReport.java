@@ -17,8 +17,8 @@ import dev.ratelimit.bench.Report;
  * {@code e2e.csv} (a copy), {@code e2e.md} and {@code e2e-throughput.png}. Per workload
  * and gateway: the medians over the rounds of requests per second, p50 and p99
  * latency, each with its ratio to the gateway without a limiter measured in the same
- * round (the median of the per-round ratios), the share of responses that were not 2xx,
- * and Redis calls per request.
+ * round (the median of the per-round ratios), the gateway's own CPU time per request
+ * likewise, the share of responses that were not 2xx, and Redis calls per request.
  * <p>
  * Arguments: the runs file, then the run length in seconds, the rounds and the
  * connections, for the table's caption.
@@ -68,13 +68,16 @@ public final class E2eReport {
 								+ Report.number(medianRatio(runs, own, Run::p50)) + "x)",
 						Report.number(median(own, Run::p99)) + " ms ("
 								+ Report.number(medianRatio(runs, own, Run::p99)) + "x)",
+						Report.number(median(own, Run::cpuMicrosPerRequest)) + " µs ("
+								+ Report.number(medianRatio(runs, own, Run::cpuMicrosPerRequest)) + "x)",
 						Report.percent(rejected(own)), redisCallsPerRequest(own)));
 			}
 		}
 		System.out.printf("wrk -t1 -c%s, %s s per run, %s rounds alternating the gateways%n", args[3], args[1],
 				args[2]);
 		report.writeTable("e2e.md", List.of("workload", "gateway", "requests/s (÷ no limiter)",
-				"p50 (÷ no limiter)", "p99 (÷ no limiter)", "not 2xx", "Redis calls per request"), rows);
+				"p50 (÷ no limiter)", "p99 (÷ no limiter)", "gateway CPU per request (÷ no limiter)", "not 2xx",
+				"Redis calls per request"), rows);
 		Charts.bars(report.file("e2e-throughput.png"),
 				"Throughput as a share of the same gateway without a limiter (higher is better)",
 				"requests/s ÷ no limiter", workloads, ratios, false);
@@ -139,15 +142,19 @@ public final class E2eReport {
 
 	/**
 	 * One wrk run; {@code redisCalls} is negative for a gateway that does not call Redis.
+	 * {@code cpuMicrosPerRequest} is the gateway JVM's CPU time (every thread, user and
+	 * system) during the run divided by the requests answered: a Redis-backed gateway's
+	 * Redis is not in it.
 	 */
 	private record Run(int round, String workload, String gateway, long requests, double requestsPerSecond,
-			double p50, double p99, long non2xx, long redisCalls) {
+			double p50, double p99, long non2xx, long redisCalls, double cpuMicrosPerRequest) {
 
 		static Run parse(String line) {
 			String[] cells = line.split(",", -1);
 			return new Run(Integer.parseInt(cells[0]), cells[1], cells[2], Long.parseLong(cells[3]),
 					Double.parseDouble(cells[4]), Double.parseDouble(cells[5]), Double.parseDouble(cells[6]),
-					Long.parseLong(cells[7]), cells[8].isEmpty() ? -1 : Long.parseLong(cells[8]));
+					Long.parseLong(cells[7]), cells[8].isEmpty() ? -1 : Long.parseLong(cells[8]),
+					Double.parseDouble(cells[9]));
 		}
 
 		boolean matches(String workload, String gateway) {
