@@ -75,44 +75,52 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return judge(state, nowNanos, cost, true);
 	}
 
+	/**
+	 * The admission is the hot path and stays small, so that a store's decision compiles
+	 * under the JIT's inlining limit with it (see {@link Decision}): moving to a later
+	 * window and rejecting happen in methods of their own.
+	 */
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
-		long windowNanos = this.window.toNanos();
-		roll(state, nowNanos, windowNanos);
+		long windowNanos = Nanos.ofValidated(this.window);
+		long elapsed = roll(state, nowNanos, windowNanos);
 		long current = state.word1;
 		long previous = state.word2;
-		long elapsed = AlignedWindows.elapsed(state, nowNanos, windowNanos);
 		double estimate = current + previous * ((double) (windowNanos - elapsed) / windowNanos);
-		boolean allowed = estimate + cost <= this.limit + Nanos.UNIT_EPSILON;
-		long remaining;
-		long reset;
-		if (allowed) {
-			if (consume) {
-				state.word1 = current + cost;
-			}
-			remaining = Nanos.wholeUnits(this.limit - estimate - cost);
-			// The estimate falls continuously: a unit comes back once one more than the
-			// remaining fits.
-			reset = (remaining < this.limit)
-					? untilFits(current + cost, previous, remaining + 1, elapsed, windowNanos) : 0;
+		if (estimate + cost > this.limit + Nanos.UNIT_EPSILON) {
+			return rejected(current, previous, estimate, elapsed, windowNanos, cost);
 		}
-		else {
-			remaining = Nanos.wholeUnits(this.limit - estimate);
-			reset = untilFits(current, previous, cost, elapsed, windowNanos);
+		long after = current + cost;
+		if (consume) {
+			state.word1 = after;
 		}
-		return new Decision(allowed, remaining, this.limit, reset, allowed ? 0 : reset);
+		long remaining = Nanos.wholeUnits(this.limit - estimate - cost);
+		// The estimate falls continuously: a unit comes back once one more than the
+		// remaining fits.
+		long reset = (remaining < this.limit) ? untilFits(after, previous, remaining + 1, elapsed, windowNanos) : 0;
+		return new Decision(true, remaining, this.limit, reset, 0);
+	}
+
+	/**
+	 * Off the hot path: the rejection of {@code cost} units, the windows rolled to now.
+	 */
+	private Decision rejected(long current, long previous, double estimate, long elapsed, long windowNanos,
+			long cost) {
+		// More units than the limit never fit; report when the estimate is 0.
+		long retryAfter = (cost > this.limit) ? untilEmpty(current, previous, elapsed, windowNanos)
+				: untilFits(current, previous, cost, elapsed, windowNanos);
+		return Decision.rejected(Nanos.wholeUnits(this.limit - estimate), this.limit, retryAfter);
 	}
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		roll(state, nowNanos, this.window.toNanos());
+		roll(state, nowNanos, Nanos.ofValidated(this.window));
 		state.word1 += cost;
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		long windowNanos = this.window.toNanos();
-		roll(state, nowNanos, windowNanos);
-		long elapsed = AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		long windowNanos = Nanos.ofValidated(this.window);
+		long elapsed = roll(state, nowNanos, windowNanos);
 		double estimate = state.word1 + state.word2 * ((double) (windowNanos - elapsed) / windowNanos);
 		Map<String, Number> described = new LinkedHashMap<>();
 		described.put("current", state.word1);
@@ -121,12 +129,28 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return described;
 	}
 
-	private static void roll(StateWords state, long nowNanos, long windowNanos) {
-		int moved = AlignedWindows.roll(state, nowNanos, windowNanos);
-		if (moved != AlignedWindows.SAME) {
-			state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
-			state.word1 = 0;
+	/**
+	 * Move to the window {@code nowNanos} falls in, when that is a later one, without
+	 * dividing while it is the same window (the window's start, its index times its
+	 * length, is never after the reading that set the index, so it does not overflow).
+	 * @return nanoseconds elapsed in the window, as {@link AlignedWindows#elapsed}
+	 */
+	private static long roll(StateWords state, long nowNanos, long windowNanos) {
+		long elapsed = nowNanos - state.word0 * windowNanos;
+		if (elapsed >= windowNanos) {
+			return rollToLater(state, nowNanos, windowNanos);
 		}
+		return Math.max(0, elapsed);
+	}
+
+	/**
+	 * Off the hot path: move to the window {@code nowNanos} falls in, a later one.
+	 */
+	private static long rollToLater(StateWords state, long nowNanos, long windowNanos) {
+		int moved = AlignedWindows.roll(state, nowNanos, windowNanos);
+		state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
+		state.word1 = 0;
+		return AlignedWindows.elapsed(state, nowNanos, windowNanos);
 	}
 
 	/**
@@ -142,9 +166,10 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	}
 
 	/**
-	 * Nanoseconds until {@code units} fit, the current window holding {@code current}:
-	 * the previous window's weight falls linearly through the current window, then the
-	 * current count becomes the previous one and falls through the next window.
+	 * Nanoseconds until {@code units}, at most the limit, fit, the current window holding
+	 * {@code current}: the previous window's weight falls linearly through the current
+	 * window, then the current count becomes the previous one and falls through the next
+	 * window.
 	 */
 	private long untilFits(long current, long previous, long units, long elapsed, long windowNanos) {
 		long untilWindowEnd = windowNanos - elapsed;
@@ -155,10 +180,6 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 			return Math.max(1, Nanos.ceil(atElapsed - elapsed));
 		}
 		double roomNext = this.limit - units;
-		if (roomNext < 0) {
-			// More units than the limit never fit; report when the estimate is 0.
-			return untilEmpty(current, previous, elapsed, windowNanos);
-		}
 		if (current <= roomNext) {
 			return untilWindowEnd;
 		}

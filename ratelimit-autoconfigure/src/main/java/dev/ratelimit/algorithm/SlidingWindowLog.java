@@ -67,62 +67,125 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 
 	@Override
 	public Decision probe(StateWords state, long nowNanos, long cost) {
-		long windowNanos = this.window.toNanos();
-		long[] log = expire(state, nowNanos, windowNanos);
-		int head = (int) state.word0;
+		return judge(state, nowNanos, cost, false);
+	}
+
+	/**
+	 * {@link #probe} and {@link #commit} in one pass: the log is expired once and the
+	 * decision built at one site.
+	 */
+	@Override
+	public Decision tryAcquire(StateWords state, long nowNanos, long cost) {
+		return judge(state, nowNanos, cost, true);
+	}
+
+	/**
+	 * The admission is the hot path and stays small, so that a store's decision compiles
+	 * under the JIT's inlining limit with it (see {@link Decision}): rejecting, growing
+	 * the log and appending several units happen in methods of their own.
+	 */
+	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
+		long windowNanos = Nanos.ofValidated(this.window);
+		long[] log = (long[]) state.extension();
+		long untilOldestExpires = expire(state, log, nowNanos, windowNanos);
 		int size = (int) state.word1;
-		boolean allowed = cost <= this.limit - size;
-		long reset;
-		if (allowed) {
-			// A unit comes back when the oldest entry expires; the request's own entries
-			// are the oldest when the log was empty.
-			reset = (size > 0) ? untilExpired(log, head, 0, nowNanos, windowNanos) : (cost > 0) ? windowNanos : 0;
+		if (cost > this.limit - size) {
+			return rejected(state, log, nowNanos, cost, windowNanos);
 		}
-		else {
-			// The request fits once the oldest (size + cost - limit) units have expired;
-			// a cost above the limit never fits, so report when all have.
-			long mustExpire = Math.min(size + cost - this.limit, size);
-			reset = untilExpired(log, head, (int) mustExpire - 1, nowNanos, windowNanos);
+		// A unit comes back when the oldest entry expires; the request's own entries are
+		// the oldest when the log was empty.
+		long reset = (size > 0 || cost > 0) ? untilOldestExpires : 0;
+		Decision admitted = new Decision(true, this.limit - size - cost, this.limit, reset, 0);
+		if (consume) {
+			append(state, log, nowNanos, cost);
 		}
-		long remaining = this.limit - size - (allowed ? cost : 0);
-		return new Decision(allowed, remaining, this.limit, reset, allowed ? 0 : reset);
+		return admitted;
 	}
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		long[] log = expire(state, nowNanos, this.window.toNanos());
-		int size = (int) state.word1;
-		long at = (size > 0) ? Math.max(nowNanos, entry(log, (int) state.word0, size - 1)) : nowNanos;
-		log = ensureCapacity(state, log, size + (int) cost);
-		int head = (int) state.word0;
-		for (long i = 0; i < cost; i++) {
-			log[(head + size) % log.length] = at;
-			size++;
-		}
-		state.word1 = size;
+		long[] log = (long[]) state.extension();
+		expire(state, log, nowNanos, Nanos.ofValidated(this.window));
+		append(state, log, nowNanos, cost);
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		expire(state, nowNanos, this.window.toNanos());
+		expire(state, (long[]) state.extension(), nowNanos, Nanos.ofValidated(this.window));
 		return Map.of("logSize", (int) state.word1);
 	}
 
 	/**
-	 * Drop the entries no longer in the window ending at {@code nowNanos}.
-	 * @return the log
+	 * Off the hot path: the rejection of {@code cost} units by {@code log}, expired to
+	 * now.
 	 */
-	private static long[] expire(StateWords state, long nowNanos, long windowNanos) {
-		long[] log = (long[]) state.extension();
+	private Decision rejected(StateWords state, long[] log, long nowNanos, long cost, long windowNanos) {
+		int size = (int) state.word1;
+		// The request fits once the oldest (size + cost - limit) units have expired; a cost
+		// above the limit never fits, so report when all have.
+		long mustExpire = Math.min(size + cost - this.limit, size);
+		return Decision.rejected(this.limit - size, this.limit,
+				untilExpired(log, (int) state.word0, (int) mustExpire - 1, nowNanos, windowNanos));
+	}
+
+	/**
+	 * Append {@code cost} units admitted at {@code nowNanos} to {@code log}, expired to
+	 * now. An entry is never older than the newest before it, so that the log stays in
+	 * order for a late reading. One unit into room already there, the usual request, is
+	 * written here; anything else by {@link #appendAny}, so that the admission's
+	 * compiled code stays small.
+	 */
+	private void append(StateWords state, long[] log, long nowNanos, long cost) {
+		int size = (int) state.word1;
+		if (cost != 1 || size == log.length) {
+			appendAny(state, log, nowNanos, cost);
+			return;
+		}
+		int tail = index(log, (int) state.word0, size);
+		log[tail] = (size > 0) ? Math.max(nowNanos, log[(tail == 0) ? log.length - 1 : tail - 1]) : nowNanos;
+		state.word1 = size + 1;
+	}
+
+	/**
+	 * Off the hot path: {@link #append} of any number of units, growing the log when they
+	 * do not fit.
+	 */
+	private void appendAny(StateWords state, long[] log, long nowNanos, long cost) {
+		int size = (int) state.word1;
+		long at = (size > 0) ? Math.max(nowNanos, entry(log, (int) state.word0, size - 1)) : nowNanos;
+		if (size + cost > log.length) {
+			log = grow(state, log, size + (int) cost);
+		}
+		int tail = index(log, (int) state.word0, size);
+		for (long i = 0; i < cost; i++) {
+			log[tail] = at;
+			tail = (tail == log.length - 1) ? 0 : tail + 1;
+		}
+		state.word1 = size + cost;
+	}
+
+	/**
+	 * Drop the entries of {@code log} no longer in the window ending at
+	 * {@code nowNanos}.
+	 * @return nanoseconds until the oldest entry left expires, never negative; a window,
+	 * the life of an entry admitted now, when none is left
+	 */
+	private static long expire(StateWords state, long[] log, long nowNanos, long windowNanos) {
 		int head = (int) state.word0;
 		int size = (int) state.word1;
-		while (size > 0 && nowNanos - log[head] >= windowNanos) {
-			head = (head + 1) % log.length;
+		long untilOldestExpires = windowNanos;
+		while (size > 0) {
+			long age = nowNanos - log[head];
+			if (age < windowNanos) {
+				untilOldestExpires = Math.max(0, windowNanos - age);
+				break;
+			}
+			head = (head == log.length - 1) ? 0 : head + 1;
 			size--;
 		}
 		state.word0 = head;
 		state.word1 = size;
-		return log;
+		return untilOldestExpires;
 	}
 
 	/**
@@ -155,13 +218,23 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	}
 
 	private static long entry(long[] log, int head, int index) {
-		return log[(head + index) % log.length];
+		return log[index(log, head, index)];
 	}
 
-	private long[] ensureCapacity(StateWords state, long[] log, int required) {
-		if (required <= log.length) {
-			return log;
-		}
+	/**
+	 * Where the entry at {@code index} (0 = oldest) of the ring starting at {@code head}
+	 * is: a comparison rather than a remainder, which divides.
+	 */
+	private static int index(long[] log, int head, int index) {
+		int untilEnd = log.length - head;
+		return (index < untilEnd) ? head + index : index - untilEnd;
+	}
+
+	/**
+	 * Off the hot path: a log that holds {@code required} entries, the entries kept
+	 * oldest first from its start.
+	 */
+	private long[] grow(StateWords state, long[] log, int required) {
 		int capacity = (int) Math.min(this.limit, Math.max(required, 2L * log.length));
 		long[] grown = new long[capacity];
 		int head = (int) state.word0;

@@ -104,6 +104,50 @@ class SlidingWindowCounterTests {
 	}
 
 	@Test
+	void windowBoundariesAndLateReadings() {
+		SlidingWindowCounter limit = new SlidingWindowCounter(10, Duration.ofSeconds(10));
+		LimitState state = limit.newState(0);
+		// 4 in the window: 7 fit once they weigh 3, 2.5s into the next window.
+		assertThat(judged(limit, state, 0, 4)).isEqualTo(new Decision(true, 6, 10, 12_500 * MILLISECOND, 0));
+		// The window's last nanosecond: still the same window.
+		assertThat(judged(limit, state, 10 * SECOND - 1, 1)).isEqualTo(new Decision(true, 5, 10, 2 * SECOND + 1, 0));
+		// Its first nanosecond: the 5 become the previous window, weighing 5 at once.
+		assertThat(judged(limit, state, 10 * SECOND, 1)).isEqualTo(new Decision(true, 4, 10, 2 * SECOND, 0));
+		// A late reading counts in the current window, at its start, and never moves it
+		// back.
+		assertThat(judged(limit, state, 10 * SECOND - 1, 1)).isEqualTo(new Decision(true, 3, 10, 2 * SECOND, 0));
+		assertThat(state.describe(10 * SECOND)).containsEntry("current", 2L).containsEntry("previous", 5L);
+		// Two windows on: both counts forgotten.
+		assertThat(judged(limit, state, 30 * SECOND, 1)).isEqualTo(new Decision(true, 9, 10, 20 * SECOND, 0));
+		assertThat(state.describe(30 * SECOND)).containsEntry("current", 1L).containsEntry("previous", 0L);
+	}
+
+	@Test
+	void aCostAboveTheLimitIsToldWhenTheEstimateIsZero() {
+		SlidingWindowCounter limit = new SlidingWindowCounter(10, Duration.ofSeconds(10));
+		LimitState state = limit.newState(0);
+		assertThat(judged(limit, state, 0, 0)).isEqualTo(new Decision(true, 10, 10, 0, 0));
+		assertThat(judged(limit, state, 0, 11)).isEqualTo(Decision.rejected(10, 10, 0));
+		judged(limit, state, 30 * SECOND, 1);
+		// The current count weighs until the end of the next window.
+		assertThat(judged(limit, state, 35 * SECOND, 11)).isEqualTo(Decision.rejected(9, 10, 15 * SECOND));
+		// Only the previous count left: it weighs until the end of this window.
+		assertThat(judged(limit, state, 43 * SECOND, 11)).isEqualTo(Decision.rejected(9, 10, 7 * SECOND));
+		assertThat(state.describe(43 * SECOND)).containsEntry("current", 0L).containsEntry("previous", 1L);
+	}
+
+	/**
+	 * The decision of {@code limit} for {@code cost} units at {@code now}, consumed when
+	 * allowed, after checking that probing it first decides the same.
+	 */
+	static Decision judged(Limit limit, LimitState state, long now, long cost) {
+		Decision probed = state.probe(now, cost);
+		Decision decided = limit.tryAcquire(state, now, cost);
+		assertThat(decided).isEqualTo(probed);
+		return decided;
+	}
+
+	@Test
 	void idleTimeoutIsTwoWindows() {
 		SlidingWindowCounter limit = new SlidingWindowCounter(5, Duration.ofSeconds(3));
 		assertThat(limit.idleTimeout()).isEqualTo(Duration.ofSeconds(6));

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import static dev.ratelimit.algorithm.SlidingWindowCounterTests.judged;
 import static dev.ratelimit.algorithm.TokenBucketTests.admit;
 import static dev.ratelimit.algorithm.TokenBucketTests.admitted;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +15,8 @@ class SlidingWindowLogTests {
 	private static final long SECOND = 1_000_000_000L;
 
 	private static final long MINUTE = 60 * SECOND;
+
+	private static final long MILLISECOND = 1_000_000L;
 
 	@Test
 	void noBoundaryBurst() {
@@ -67,6 +70,48 @@ class SlidingWindowLogTests {
 			long live = Math.min(ms + 1, 500);
 			assertThat(state.probe(ms * millisecond, 0).remaining()).as("remaining at %dms", ms).isEqualTo(1000 - live);
 		}
+	}
+
+	@Test
+	void ringWrapsAroundWithoutLosingOrder() {
+		SlidingWindowLog limit = new SlidingWindowLog(4, Duration.ofSeconds(10));
+		LimitState state = limit.newState(0);
+		assertThat(judged(limit, state, 0, 1)).isEqualTo(new Decision(true, 3, 4, 10 * SECOND, 0));
+		assertThat(judged(limit, state, SECOND, 1)).isEqualTo(new Decision(true, 2, 4, 9 * SECOND, 0));
+		judged(limit, state, 2 * SECOND, 1);
+		assertThat(judged(limit, state, 3 * SECOND, 1)).isEqualTo(new Decision(true, 0, 4, 7 * SECOND, 0));
+		// The entry of 0s expires; the new one goes in its place, at the ring's start.
+		assertThat(judged(limit, state, 10 * SECOND, 1)).isEqualTo(new Decision(true, 0, 4, SECOND, 0));
+		// Log: 1s, 2s, 3s, then 10s at the start of the ring.
+		assertThat(judged(limit, state, 10 * SECOND + SECOND / 2, 2))
+			.isEqualTo(Decision.rejected(0, 4, 1500 * MILLISECOND));
+		assertThat(judged(limit, state, 10 * SECOND + SECOND / 2, 5))
+			.isEqualTo(Decision.rejected(0, 4, 9500 * MILLISECOND));
+		// Two units at once, written across the ring's end.
+		assertThat(judged(limit, state, 12 * SECOND, 2)).isEqualTo(new Decision(true, 0, 4, SECOND, 0));
+		// The head wraps too.
+		assertThat(judged(limit, state, 13 * SECOND, 1)).isEqualTo(new Decision(true, 0, 4, 7 * SECOND, 0));
+		assertThat(judged(limit, state, 13 * SECOND, 1)).isEqualTo(Decision.rejected(0, 4, 7 * SECOND));
+		assertThat(state.describe(22 * SECOND - 1)).containsEntry("logSize", 3);
+		assertThat(state.describe(22 * SECOND)).containsEntry("logSize", 1);
+	}
+
+	@Test
+	void aLateReadingIsLoggedAtTheNewestInstant() {
+		SlidingWindowLog limit = new SlidingWindowLog(20, Duration.ofSeconds(10));
+		LimitState state = limit.newState(0);
+		judged(limit, state, 5 * SECOND, 7);
+		// One unit into the room left, then one that grows the log: both late.
+		assertThat(judged(limit, state, 4 * SECOND, 1)).isEqualTo(new Decision(true, 12, 20, 11 * SECOND, 0));
+		assertThat(judged(limit, state, 4 * SECOND, 1)).isEqualTo(new Decision(true, 11, 20, 11 * SECOND, 0));
+		// The newest two, logged at 5s, leave 11s after this reading.
+		assertThat(judged(limit, state, 4 * SECOND, 19)).isEqualTo(Decision.rejected(11, 20, 11 * SECOND));
+		assertThat(judged(limit, state, 4 * SECOND, 20)).isEqualTo(Decision.rejected(11, 20, 11 * SECOND));
+		assertThat(state.describe(15 * SECOND - 1)).containsEntry("logSize", 9);
+		assertThat(state.describe(15 * SECOND)).containsEntry("logSize", 0);
+		// Nothing asked of an empty log: nothing to come back.
+		assertThat(judged(limit, state, 15 * SECOND, 0)).isEqualTo(new Decision(true, 20, 20, 0, 0));
+		assertThat(state.describe(15 * SECOND)).containsEntry("logSize", 0);
 	}
 
 	@Test
