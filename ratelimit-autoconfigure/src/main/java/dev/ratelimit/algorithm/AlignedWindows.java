@@ -32,14 +32,25 @@ final class AlignedWindows {
 	}
 
 	/**
-	 * Move to the window {@code nowNanos} falls in, when that is a later one.
+	 * Move to the window {@code nowNanos} falls in, when that is a later one. Staying in
+	 * the same window, every call but one per window, costs a multiplication and no
+	 * division: the window's start, its index times its length, is never after the
+	 * reading that set the index, so it does not overflow.
 	 * @return {@link #SAME}, {@link #NEXT} or {@link #LATER}
 	 */
 	static int roll(StateWords state, long nowNanos, long windowNanos) {
-		long index = Math.floorDiv(nowNanos, windowNanos);
-		if (index <= state.word0) {
+		if (nowNanos - state.word0 * windowNanos < windowNanos) {
 			return SAME;
 		}
+		return rollToLater(state, nowNanos, windowNanos);
+	}
+
+	/**
+	 * Off the hot path, so that a store's decision compiles small enough to be inlined
+	 * (see {@link Decision}): move to the later window {@code nowNanos} falls in.
+	 */
+	private static int rollToLater(StateWords state, long nowNanos, long windowNanos) {
+		long index = Math.floorDiv(nowNanos, windowNanos);
 		int moved = (index == state.word0 + 1) ? NEXT : LATER;
 		state.word0 = index;
 		return moved;

@@ -41,7 +41,7 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		AlignedWindows.start(state, nowNanos, this.window.toNanos());
+		AlignedWindows.start(state, nowNanos, Nanos.ofValidated(this.window));
 		state.word1 = 0;
 	}
 
@@ -60,7 +60,7 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
-		long windowNanos = this.window.toNanos();
+		long windowNanos = Nanos.ofValidated(this.window);
 		long count = roll(state, nowNanos, windowNanos);
 		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(state, nowNanos, windowNanos);
 		boolean allowed = cost <= this.limit - count;
@@ -77,12 +77,12 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		state.word1 = roll(state, nowNanos, this.window.toNanos()) + cost;
+		state.word1 = roll(state, nowNanos, Nanos.ofValidated(this.window)) + cost;
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		return Map.of("count", roll(state, nowNanos, this.window.toNanos()));
+		return Map.of("count", roll(state, nowNanos, Nanos.ofValidated(this.window)));
 	}
 
 	/**

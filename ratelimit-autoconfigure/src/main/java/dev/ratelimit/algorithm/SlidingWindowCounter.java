@@ -56,7 +56,7 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		AlignedWindows.start(state, nowNanos, this.window.toNanos());
+		AlignedWindows.start(state, nowNanos, Nanos.ofValidated(this.window));
 		state.word1 = 0;
 		state.word2 = 0;
 	}
@@ -130,26 +130,16 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	}
 
 	/**
-	 * Move to the window {@code nowNanos} falls in, when that is a later one, without
-	 * dividing while it is the same window (the window's start, its index times its
-	 * length, is never after the reading that set the index, so it does not overflow).
+	 * Move to the window {@code nowNanos} falls in, when that is a later one: the current
+	 * count becomes the previous one after one window, and both are forgotten after two.
 	 * @return nanoseconds elapsed in the window, as {@link AlignedWindows#elapsed}
 	 */
 	private static long roll(StateWords state, long nowNanos, long windowNanos) {
-		long elapsed = nowNanos - state.word0 * windowNanos;
-		if (elapsed >= windowNanos) {
-			return rollToLater(state, nowNanos, windowNanos);
-		}
-		return Math.max(0, elapsed);
-	}
-
-	/**
-	 * Off the hot path: move to the window {@code nowNanos} falls in, a later one.
-	 */
-	private static long rollToLater(StateWords state, long nowNanos, long windowNanos) {
 		int moved = AlignedWindows.roll(state, nowNanos, windowNanos);
-		state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
-		state.word1 = 0;
+		if (moved != AlignedWindows.SAME) {
+			state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
+			state.word1 = 0;
+		}
 		return AlignedWindows.elapsed(state, nowNanos, windowNanos);
 	}
 
