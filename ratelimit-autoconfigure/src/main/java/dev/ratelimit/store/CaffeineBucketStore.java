@@ -130,11 +130,16 @@ public final class CaffeineBucketStore implements BucketStore {
 			if (bucket == null || bucket.policyTier.tier != tier) {
 				bucket = bucketOf(id, tier, bucket);
 			}
+			// Read before the lock, not under it: reading the clock (about 23 ns on the
+			// benchmark machine) costs half as much as a token bucket's whole decision, and
+			// every thread waiting for the bucket would wait for it too. A thread that waited may bring a reading older than the decision
+			// before it; every algorithm takes such a late reading as no time having passed,
+			// so it never finds more room than that decision left.
+			long now = this.clock.nanoTime();
 			int lock = BucketLocks.lock(bucket);
 			try {
 				if (!bucket.retired()) {
-					// Read under the lock so that each bucket sees time move forward.
-					return bucket.tryAcquire(this.clock.nanoTime(), cost);
+					return bucket.tryAcquire(now, cost);
 				}
 			}
 			finally {

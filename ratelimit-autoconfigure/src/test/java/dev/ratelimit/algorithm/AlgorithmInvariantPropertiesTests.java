@@ -164,6 +164,31 @@ class AlgorithmInvariantPropertiesTests {
 		}
 	}
 
+	/**
+	 * A request judged at a reading older than its bucket's last one, as the Caffeine store
+	 * may bring it (it reads the clock before waiting for the bucket's lock), is admitted
+	 * only when it would be at that last reading, and each limit reports no more room.
+	 */
+	@Property(tries = 500)
+	void aLateReadingFindsNoMoreRoomThanTheLastReading(@ForAll("tiers") List<Limit> limits,
+			@ForAll("start") long start, @ForAll("requests") List<Request> requests,
+			@ForAll @LongRange(min = 1, max = 5_000_000_000L) long lateness, @ForAll @IntRange(min = 1, max = 3) int cost) {
+		long smallestQuota = limits.stream().mapToLong(Limit::quota).min().getAsLong();
+		long last = start + requests.stream().mapToLong(Request::gap).sum();
+		long units = Math.min(cost, smallestQuota);
+		Verdict late = replay(limits, start, requests, smallestQuota).tryAcquire(last - lateness, units);
+		Verdict onTime = replay(limits, start, requests, smallestQuota).tryAcquire(last, units);
+		if (late.allowed()) {
+			assertThat(onTime.allowed()).as("admitted at the last reading too").isTrue();
+		}
+		if (late.allowed() == onTime.allowed()) {
+			for (int i = 0; i < limits.size(); i++) {
+				assertThat(late.decision(i).remaining()).as("remaining of %s", limits.get(i))
+					.isLessThanOrEqualTo(onTime.decision(i).remaining());
+			}
+		}
+	}
+
 	@Provide
 	Arbitrary<Long> start() {
 		return Arbitraries.longs().between(0, 1_000_000_000_000L);
