@@ -125,12 +125,12 @@ public final class CaffeineBucketStore implements BucketStore {
 	 */
 	@Override
 	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
-		// One reading per decision, taken before the bucket's lock, not under it: reading
-		// the clock (about 23 ns on the benchmark machine) costs half as much as a token
-		// bucket's whole decision, and every thread waiting for the bucket would wait for
-		// it too. A thread that waited may bring a reading older than the decision before
-		// it; every algorithm takes such a late reading as no time having passed, so it
-		// never finds more room than that decision left.
+		// Read once, before the bucket's lock, not under it (a new bucket starts at this
+		// reading too): reading the clock (about 23 ns on the benchmark machine) costs half
+		// as much as a token bucket's whole decision, and every thread waiting for the
+		// bucket would wait for it too. A thread that waited may bring a reading older than
+		// the decision before it; every algorithm takes such a late reading as no time
+		// having passed, so it never finds more room than that decision left.
 		long now = this.clock.nanoTime();
 		LocalBucket bucket = this.cache.getIfPresent(id);
 		while (true) {
