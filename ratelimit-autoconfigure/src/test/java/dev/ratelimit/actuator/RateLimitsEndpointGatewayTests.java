@@ -182,7 +182,7 @@ class RateLimitsEndpointGatewayTests {
 				.uri(path)
 				.header("X-API-Key", apiKey)
 				.exchange()
-				.returnResult(String.class)
+				.returnResult(Void.class)
 				.getStatus()
 				.value();
 		}

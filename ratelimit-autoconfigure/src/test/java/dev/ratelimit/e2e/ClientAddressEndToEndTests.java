@@ -69,7 +69,7 @@ class ClientAddressEndToEndTests {
 			.uri(path)
 			.header("X-Forwarded-For", xForwardedFor)
 			.exchange()
-			.returnResult(String.class)
+			.returnResult(Void.class)
 			.getStatus()
 			.value());
 	}

@@ -104,7 +104,7 @@ class RedisGatewayTests {
 			.uri(path)
 			.header("X-Client", clientKey)
 			.exchange()
-			.returnResult(String.class)
+			.returnResult(Void.class)
 			.getStatus()
 			.value());
 	}
