@@ -40,7 +40,7 @@ class RateLimitDashboardGatewayTests {
 	@Test
 	void showsTotalsAndTheHottestBucketsOfRealTraffic() throws Exception {
 		for (int i = 0; i < 5; i++) {
-			this.client.get().uri("/metered").header("X-API-Key", "metered-key").exchange();
+			this.client.get().uri("/metered").header("X-API-Key", "metered-key").exchange().expectBody(Void.class);
 		}
 		try (WebClient browser = new WebClient(BrowserVersion.CHROME)) {
 			HtmlPage page = browser.getPage("http://127.0.0.1:" + this.port + "/actuator/ratelimits-dashboard");

@@ -40,7 +40,8 @@ class DisabledAndStartupEndToEndTests {
 					.expectStatus()
 					.isOk()
 					.expectHeader()
-					.doesNotExist("RateLimit-Limit");
+					.doesNotExist("RateLimit-Limit")
+					.expectBody(Void.class);
 			}
 			assertThat(upstream.hits("/disabled/x")).isEqualTo(5);
 		}

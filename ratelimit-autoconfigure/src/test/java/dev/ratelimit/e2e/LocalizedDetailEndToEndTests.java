@@ -51,7 +51,7 @@ class LocalizedDetailEndToEndTests {
 		try (GatewayRunner gateway = GatewayRunner.start(all.toArray(new String[0]))) {
 			gateway.bean(ManualClock.class).advanceToMultipleOf(Duration.ofMinutes(5));
 			WebTestClient client = gateway.client();
-			client.get().uri("/p/x").exchange().expectStatus().isOk();
+			client.get().uri("/p/x").exchange().expectStatus().isOk().expectBody(Void.class);
 			client.get()
 				.uri("/p/x")
 				.exchange()
