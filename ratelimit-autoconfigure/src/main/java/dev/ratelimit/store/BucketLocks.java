@@ -14,9 +14,10 @@ import java.lang.invoke.VarHandle;
  * hot bucket, and its compiled code is large enough that the JIT no longer inlines the
  * store's decision into its caller, so a decision's {@code Decision} could not stay off
  * the heap. Here taking a lock is one compare-and-swap and releasing it one store with
- * release ordering (a plain store on x86). A lock is held only while one bucket's numbers are computed (tens of
- * nanoseconds, no I/O, no blocking, not even the clock's reading, taken before), so a waiting thread spins briefly and then yields
- * its processor rather than parking. The lock word lives apart from the bucket, so
+ * release ordering (a plain store on x86). A lock is held only while one bucket's
+ * numbers are computed (tens of nanoseconds, no I/O, no blocking, not even the clock's
+ * reading, taken before), so a waiting thread spins briefly and then yields its
+ * processor rather than parking. The lock word lives apart from the bucket, so
  * that a thread waiting for it does not keep stealing the cache line holding the
  * bucket's key, which every lookup of the bucket compares. The table is static so that
  * the JIT knows its length and checks no index: every instruction counts towards the
