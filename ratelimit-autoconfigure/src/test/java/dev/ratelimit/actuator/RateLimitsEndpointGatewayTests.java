@@ -12,6 +12,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -91,8 +92,8 @@ class RateLimitsEndpointGatewayTests {
 	@Test
 	void deleteRestoresTheQuota() {
 		assertThat(send("/orders", "reset-key", 4)).containsExactly(200, 200, 200, 429);
-		this.client.delete().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isNoContent().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isNotFound().expectBody(Void.class);
+		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/orders/reset-key", HttpStatus.NO_CONTENT);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/reset-key", HttpStatus.NOT_FOUND);
 		assertThat(send("/orders", "reset-key", 1)).containsExactly(200);
 		Map<String, Object> bucket = onlyBucket(JsonPath.parse(read("/actuator/ratelimits/orders/reset-key")),
 				"rese…52102102");
@@ -112,7 +113,7 @@ class RateLimitsEndpointGatewayTests {
 			assertThat(firstLimit(bucket)).containsEntry("algorithm", "sliding-window-log")
 				.containsEntry("remaining", 0);
 			assertThat((String) bucket.get("key")).doesNotContain(ip);
-			this.client.delete().uri("/actuator/ratelimits/by-client/" + ip).exchange().expectStatus().isNoContent().expectBody(Void.class);
+			expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/by-client/" + ip, HttpStatus.NO_CONTENT);
 			this.client.get()
 				.uri("/by-client")
 				.header("X-Client", ip)
@@ -125,24 +126,24 @@ class RateLimitsEndpointGatewayTests {
 
 	@Test
 	void unknownPolicyOrKeyIsNotFound() {
-		this.client.get().uri("/actuator/ratelimits/nope").exchange().expectStatus().isNotFound().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/nope/some-key").exchange().expectStatus().isNotFound().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders/never-seen").exchange().expectStatus().isNotFound().expectBody(Void.class);
-		this.client.delete().uri("/actuator/ratelimits/nope/some-key").exchange().expectStatus().isNotFound().expectBody(Void.class);
-		this.client.delete().uri("/actuator/ratelimits/orders/never-seen").exchange().expectStatus().isNotFound().expectBody(Void.class);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/nope", HttpStatus.NOT_FOUND);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/nope/some-key", HttpStatus.NOT_FOUND);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/never-seen", HttpStatus.NOT_FOUND);
+		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/nope/some-key", HttpStatus.NOT_FOUND);
+		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/orders/never-seen", HttpStatus.NOT_FOUND);
 	}
 
 	@Test
 	void dashboardIsOffUnlessEnabled() {
-		this.client.get().uri("/actuator/ratelimits-dashboard").exchange().expectStatus().isNotFound().expectBody(Void.class);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits-dashboard", HttpStatus.NOT_FOUND);
 	}
 
 	@Test
 	void limitOutsideOneToTenThousandIsABadRequest() {
-		this.client.get().uri("/actuator/ratelimits/orders?limit=0").exchange().expectStatus().isBadRequest().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders?limit=10001").exchange().expectStatus().isBadRequest().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders?limit=ten").exchange().expectStatus().isBadRequest().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders?limit=1").exchange().expectStatus().isOk().expectBody(Void.class);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=0", HttpStatus.BAD_REQUEST);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=10001", HttpStatus.BAD_REQUEST);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=ten", HttpStatus.BAD_REQUEST);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=1", HttpStatus.OK);
 	}
 
 	@Test
@@ -166,7 +167,13 @@ class RateLimitsEndpointGatewayTests {
 
 	@Test
 	void healthShowsRatelimitUpWithStoreDetails() {
-		this.client.get().uri("/by-client").header("X-Client", "health-client").exchange().expectStatus().isOk().expectBody(Void.class);
+		this.client.get()
+			.uri("/by-client")
+			.header("X-Client", "health-client")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
 		List<Number> liveBuckets = JsonPath.parse(read("/actuator/ratelimits")).read("$.policies.*.liveBuckets");
 		DocumentContext json = JsonPath.parse(read("/actuator/health/ratelimit"));
 		assertThat(json.read("$.status", String.class)).isEqualTo("UP");
@@ -174,6 +181,13 @@ class RateLimitsEndpointGatewayTests {
 		// One store serves every policy: its count is theirs added up, this test's bucket included.
 		assertThat(json.read("$.details.buckets", Long.class)).isPositive()
 			.isEqualTo(liveBuckets.stream().mapToLong(Number::longValue).sum());
+	}
+
+	/**
+	 * Send a request to {@code uri}, expect {@code status}, and release the body unread.
+	 */
+	private void expectStatus(HttpMethod method, String uri, HttpStatus status) {
+		this.client.method(method).uri(uri).exchange().expectStatus().isEqualTo(status).expectBody(Void.class);
 	}
 
 	private List<Integer> send(String path, String apiKey, int requests) {

@@ -26,13 +26,24 @@ class RateLimitsEndpointNotExposedGatewayTests {
 	@Test
 	void endpointIsNotThere() {
 		this.client.get().uri("/actuator/ratelimits").exchange().expectStatus().isNotFound().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders").exchange().expectStatus().isNotFound().expectBody(Void.class);
+		this.client.get()
+			.uri("/actuator/ratelimits/orders")
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.expectBody(Void.class);
 	}
 
 	@Test
 	void gatewayStillLimits() {
 		for (int i = 0; i < 3; i++) {
-			this.client.get().uri("/orders").header("X-API-Key", "listing-key").exchange().expectStatus().isOk().expectBody(Void.class);
+			this.client.get()
+				.uri("/orders")
+				.header("X-API-Key", "listing-key")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(Void.class);
 		}
 		this.client.get()
 			.uri("/orders")

@@ -25,15 +25,31 @@ class RateLimitsEndpointReadOnlyGatewayTests {
 
 	@Test
 	void readsButNeverResets() {
-		this.client.get().uri("/orders").header("X-API-Key", "reset-key").exchange().expectStatus().isOk().expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isOk().expectBody(Void.class);
+		this.client.get()
+			.uri("/orders")
+			.header("X-API-Key", "reset-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
+		this.client.get()
+			.uri("/actuator/ratelimits/orders/reset-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
 		this.client.delete()
 			.uri("/actuator/ratelimits/orders/reset-key")
 			.exchange()
 			.expectStatus()
 			.isEqualTo(HttpStatus.METHOD_NOT_ALLOWED)
 			.expectBody(Void.class);
-		this.client.get().uri("/actuator/ratelimits/orders/reset-key").exchange().expectStatus().isOk().expectBody(Void.class);
+		this.client.get()
+			.uri("/actuator/ratelimits/orders/reset-key")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
 	}
 
 }

@@ -172,7 +172,8 @@ class AlgorithmInvariantPropertiesTests {
 	@Property(tries = 500)
 	void aLateReadingFindsNoMoreRoomThanTheLastReading(@ForAll("tiers") List<Limit> limits,
 			@ForAll("start") long start, @ForAll("requests") List<Request> requests,
-			@ForAll @LongRange(min = 1, max = 5_000_000_000L) long lateness, @ForAll @IntRange(min = 1, max = 3) int cost) {
+			@ForAll @LongRange(min = 1, max = 5_000_000_000L) long lateness,
+			@ForAll @IntRange(min = 1, max = 3) int cost) {
 		long smallestQuota = limits.stream().mapToLong(Limit::quota).min().getAsLong();
 		long last = start + requests.stream().mapToLong(Request::gap).sum();
 		long units = Math.min(cost, smallestQuota);

@@ -94,16 +94,34 @@ class ActuatorKeyPathEndToEndTests {
 	}
 
 	private static void status(String path, HttpStatus expected) {
-		gateway.client().get().uri(URI.create(base() + path)).exchange().expectStatus().isEqualTo(expected).expectBody(Void.class);
+		gateway.client()
+			.get()
+			.uri(URI.create(base() + path))
+			.exchange()
+			.expectStatus()
+			.isEqualTo(expected)
+			.expectBody(Void.class);
 	}
 
 	private static void delete(String path, HttpStatus expected) {
-		gateway.client().delete().uri(URI.create(base() + path)).exchange().expectStatus().isEqualTo(expected).expectBody(Void.class);
+		gateway.client()
+			.delete()
+			.uri(URI.create(base() + path))
+			.exchange()
+			.expectStatus()
+			.isEqualTo(expected)
+			.expectBody(Void.class);
 	}
 
 	private static void send(String key, HttpStatus expected) {
 		WebTestClient client = gateway.client();
-		client.get().uri("/c/x").header("X-Client", key).exchange().expectStatus().isEqualTo(expected).expectBody(Void.class);
+		client.get()
+			.uri("/c/x")
+			.header("X-Client", key)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(expected)
+			.expectBody(Void.class);
 	}
 
 	private static String base() {

@@ -84,7 +84,14 @@ class MissingKeyEndToEndTests {
 
 	@Test
 	void aRejectingPolicyStillLimitsRequestsThatHaveTheirKey() {
-		gateway.client().get().uri("/strict/b").header("X-Tenant", "acme").exchange().expectStatus().isOk().expectBody(Void.class);
+		gateway.client()
+			.get()
+			.uri("/strict/b")
+			.header("X-Tenant", "acme")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
 		gateway.client()
 			.get()
 			.uri("/strict/b")
@@ -93,14 +100,27 @@ class MissingKeyEndToEndTests {
 			.expectStatus()
 			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
 			.expectBody(Void.class);
-		gateway.client().get().uri("/strict/b").header("X-Tenant", "globex").exchange().expectStatus().isOk().expectBody(Void.class);
+		gateway.client()
+			.get()
+			.uri("/strict/b")
+			.header("X-Tenant", "globex")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Void.class);
 		assertThat(upstream.hits("/strict/b")).isEqualTo(2);
 	}
 
 	@Test
 	void byDefaultRequestsWithoutTheKeyShareTheirClientAddresssQuota() {
 		gateway.client().get().uri("/lenient/c").exchange().expectStatus().isOk().expectBody(Void.class);
-		gateway.client().get().uri("/lenient/c").exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectBody(Void.class);
+		gateway.client()
+			.get()
+			.uri("/lenient/c")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectBody(Void.class);
 		gateway.client().get().uri("/lenient/c").header("X-Tenant", "").exchange().expectStatus()
 			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
 			.expectBody(Void.class);

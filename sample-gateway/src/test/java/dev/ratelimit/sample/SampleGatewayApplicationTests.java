@@ -125,7 +125,12 @@ class SampleGatewayApplicationTests {
 		for (int i = 0; i < 3; i++) {
 			this.client.get().uri("/api/payments/1").exchange().expectStatus().isOk().expectBody(Void.class);
 		}
-		this.client.get().uri("/api/payments/1").exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectBody(Void.class);
+		this.client.get()
+			.uri("/api/payments/1")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectBody(Void.class);
 	}
 
 	@Test

@@ -79,7 +79,12 @@ class SampleGatewayOperationsTests {
 			.isOk()
 			.expectBody()
 			.jsonPath("$.buckets[0].limits[0].remaining").isEqualTo(0);
-		this.client.delete().uri("/actuator/ratelimits/orders/demo-free-key").exchange().expectStatus().isNoContent().expectBody(Void.class);
+		this.client.delete()
+			.uri("/actuator/ratelimits/orders/demo-free-key")
+			.exchange()
+			.expectStatus()
+			.isNoContent()
+			.expectBody(Void.class);
 		order().expectStatus().isOk().expectHeader().valueEquals("RateLimit-Remaining", "9").expectBody(Void.class);
 	}
 

@@ -67,7 +67,12 @@ class SampleGatewayRedisProfileTests {
 				.valueEquals("RateLimit-Remaining", Integer.toString(remaining))
 				.expectBody(Void.class);
 		}
-		client.get().uri("/api/orders/1").exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectBody(Void.class);
+		client.get()
+			.uri("/api/orders/1")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectBody(Void.class);
 		assertThat(this.template.scan(ScanOptions.scanOptions().match("rl:{orders:*").build()).collectList().block())
 			.isNotEmpty();
 	}
