@@ -4,6 +4,8 @@
 # upstream, each limited differently (src/bench/resources/bench-gateway.yml):
 #
 #   none          no limiter
+#   none-twin     no limiter again, in a JVM of its own: the run's noise floor (an A/A
+#                 comparison), since the two differ only by chance
 #   rl-caffeine   our RateLimit filter, Caffeine store
 #   rl-redis      our RateLimit filter, Redis store (exact)
 #   rl-hybrid     our RateLimit filter, hybrid store
@@ -13,8 +15,10 @@
 # Workloads: one client on the open route (nothing rejected); one client alternating the
 # open route and an exhausted one (half rejected); 200,000 clients at random (nothing
 # rejected; every client's bucket exists before the measured runs). Each run is measured
-# in rounds that alternate the gateways (A B C ... A B C ...), so that drift on a busy
-# machine hits all alike; the report gives medians and ratios to `none` in the same round.
+# in rounds that alternate the gateways, so that drift on a busy machine hits all alike;
+# each round starts one gateway later than the one before and every second round runs
+# backwards (A B C D, B A D C, C D A B, D C B A), so that no gateway always runs first or
+# always right after the same one. The report gives medians and ratios to `none` in the same round.
 # Each run also records the gateway JVM's own CPU time per request (all its threads, from
 # /proc), which other processes on a busy machine disturb less than throughput.
 #
@@ -22,9 +26,9 @@
 #   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
 #   ratelimit-autoconfigure/src/bench/e2e.sh --profile [GATEWAY]  # JFR and heap histograms of one
 #                                                      # gateway (rl-caffeine by default)
-# Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 5), E2E_ROUNDS (3),
+# Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 15), E2E_ROUNDS (4),
 # E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks),
-# E2E_VARIANTS (all six, space-separated; keep `none` first: ratios are to it).
+# E2E_VARIANTS (all seven, space-separated; `none` among them: ratios are to it).
 # Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
 # starts listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
@@ -37,20 +41,21 @@ FILES=$MODULE/src/bench/e2e
 WORK=$MODULE/target/e2e
 OUTPUT=${E2E_OUTPUT:-$ROOT/docs/benchmarks}
 DURATION=${E2E_DURATION:-8}
-WARMUP=${E2E_WARMUP:-5}
-ROUNDS=${E2E_ROUNDS:-3}
+WARMUP=${E2E_WARMUP:-15}
+ROUNDS=${E2E_ROUNDS:-4}
 CONNECTIONS=${E2E_CONNECTIONS:-16}
 BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
 CLOCK_TICKS=$(getconf CLK_TCK)
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
-read -r -a VARIANTS <<<"${E2E_VARIANTS:-none rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j}"
+read -r -a VARIANTS <<<"${E2E_VARIANTS:-none none-twin rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j}"
+[[ " ${VARIANTS[*]} " == *" none "* ]] || { echo "E2E_VARIANTS must include none: ratios are to it" >&2; exit 1; }
 # 200,000 buckets in one Redis per gateway would mostly measure the prefill.
 MANY_KEY_VARIANTS=()
 for variant in "${VARIANTS[@]}"; do
 	case $variant in
-		none | rl-caffeine | scg-bucket4j) MANY_KEY_VARIANTS+=("$variant") ;;
+		none | none-twin | rl-caffeine | scg-bucket4j) MANY_KEY_VARIANTS+=("$variant") ;;
 	esac
 done
 
@@ -141,7 +146,7 @@ start_gateway() {
 		rl-redis | rl-hybrid | scg-redis) start_redis "$variant" $((port - BASE_PORT - 1)) ;;
 	esac
 	java "${GATEWAY_JVM[@]}" "$@" -cp "$CLASSPATH_ALL" dev.ratelimit.bench.e2e.BenchGatewayApplication \
-		--spring.profiles.active="$variant" --bench.port="$port" --bench.redis-port="${REDIS_PORT[$variant]:-0}" \
+		--spring.profiles.active="${variant%-twin}" --bench.port="$port" --bench.redis-port="${REDIS_PORT[$variant]:-0}" \
 		--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" >"$WORK/$variant.log" 2>&1 &
 	PID[$variant]=$!
 	STARTED+=($!)
@@ -165,7 +170,7 @@ check_gateway() {
 	first=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Client: check-closed' "$base/closed/item")
 	second=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Client: check-closed' "$base/closed/item")
 	local expected=429
-	[[ $variant == none ]] && expected=200
+	[[ $variant == none* ]] && expected=200
 	if [[ $open != 200 || $first != 200 || $second != "$expected" ]]; then
 		fail "gateway $variant answered open $open, closed $first then $second (expected 200, 200, $expected)"
 	fi
@@ -234,6 +239,19 @@ measure() {
 		"gateway CPU ${cpu_us} µs per request (load $(cut -d' ' -f1 /proc/loadavg))"
 }
 
+# round_order ROUND VARIANT...: round r starts at the r-th variant (cyclically) and runs
+# forwards in odd rounds, backwards in even ones: over as many rounds as variants each
+# runs once in every position, after a different neighbour each time.
+round_order() {
+	local round=$1
+	shift
+	local count=$# step=1 i
+	((round % 2 == 0)) && step=-1
+	for ((i = 0; i < count; i++)); do
+		echo "${@:$((((round - 1 + step * i) % count + count) % count + 1)):1}"
+	done
+}
+
 prefill_many_keys() {
 	log "creating the $MANY_KEYS clients' buckets on $1"
 	local created=0 answered
@@ -269,13 +287,13 @@ compare() {
 	done
 	local round
 	for round in $(seq "$ROUNDS"); do
-		for variant in "${VARIANTS[@]}"; do
+		for variant in $(round_order "$round" "${VARIANTS[@]}"); do
 			measure "$round" one-key one-key.lua "$variant"
 		done
-		for variant in "${VARIANTS[@]}"; do
+		for variant in $(round_order "$round" "${VARIANTS[@]}"); do
 			measure "$round" half-rejected half.lua "$variant"
 		done
-		for variant in "${MANY_KEY_VARIANTS[@]}"; do
+		for variant in $(round_order "$round" "${MANY_KEY_VARIANTS[@]}"); do
 			measure "$round" 200k-keys many-keys.lua "$variant"
 		done
 	done

@@ -17,8 +17,11 @@ import dev.ratelimit.bench.Report;
  * {@code e2e.csv} (a copy), {@code e2e.md} and {@code e2e-throughput.png}. Per workload
  * and gateway: the medians over the rounds of requests per second, p50 and p99
  * latency, each with its ratio to the gateway without a limiter measured in the same
- * round (the median of the per-round ratios), the gateway's own CPU time per request
- * likewise, the share of responses that were not 2xx, and Redis calls per request.
+ * round (the median of the per-round ratios), the per-round throughput ratios
+ * themselves, the gateway's own CPU time per request likewise, the share of responses
+ * that were not 2xx, and Redis calls per request. The second no-limiter gateway's
+ * ratios say how far two identical gateways drift apart in that run: a difference no
+ * larger than theirs is not one the run can tell.
  * <p>
  * Arguments: the runs file, then the run length in seconds, the rounds and the
  * connections, for the table's caption.
@@ -31,6 +34,7 @@ public final class E2eReport {
 
 	static {
 		GATEWAYS.put("none", "no limiter");
+		GATEWAYS.put("none-twin", "no limiter, a second JVM (noise floor)");
 		GATEWAYS.put("rl-caffeine", "RateLimit, Caffeine");
 		GATEWAYS.put("rl-redis", "RateLimit, Redis (exact)");
 		GATEWAYS.put("rl-hybrid", "RateLimit, hybrid");
@@ -58,12 +62,14 @@ public final class E2eReport {
 				if (own.isEmpty()) {
 					continue;
 				}
-				double throughputRatio = medianRatio(runs, own, Run::requestsPerSecond);
+				List<Double> throughputRatios = ratios(runs, own, Run::requestsPerSecond);
+				double throughputRatio = median(throughputRatios);
 				ratios.computeIfAbsent(GATEWAYS.get(gateway), (key) -> new ArrayList<>(filled(workloads.size())))
 					.set(workloads.indexOf(workload), throughputRatio);
 				rows.add(List.of(workload, GATEWAYS.get(gateway),
 						Report.number(median(own, Run::requestsPerSecond)) + " ("
 								+ Report.number(throughputRatio * 100) + " %)",
+						String.join(", ", throughputRatios.stream().map((ratio) -> Report.number(ratio * 100)).toList()),
 						Report.number(median(own, Run::p50)) + " ms ("
 								+ Report.number(medianRatio(runs, own, Run::p50)) + "x)",
 						Report.number(median(own, Run::p99)) + " ms ("
@@ -75,7 +81,7 @@ public final class E2eReport {
 		}
 		System.out.printf("wrk -t1 -c%s, %s s per run, %s rounds alternating the gateways%n", args[3], args[1],
 				args[2]);
-		report.writeTable("e2e.md", List.of("workload", "gateway", "requests/s (÷ no limiter)",
+		report.writeTable("e2e.md", List.of("workload", "gateway", "requests/s (÷ no limiter)", "÷ no limiter per round, %",
 				"p50 (÷ no limiter)", "p99 (÷ no limiter)", "gateway CPU per request (÷ no limiter)", "not 2xx",
 				"Redis calls per request"), rows);
 		Charts.bars(report.file("e2e-throughput.png"),
@@ -98,6 +104,14 @@ public final class E2eReport {
 	 * of the same round and workload.
 	 */
 	private static double medianRatio(List<Run> all, List<Run> own, Metric metric) {
+		return median(ratios(all, own, metric));
+	}
+
+	/**
+	 * This gateway's figure divided by the baseline's figure of the same round and
+	 * workload, round by round.
+	 */
+	private static List<Double> ratios(List<Run> all, List<Run> own, Metric metric) {
 		List<Double> ratios = new ArrayList<>();
 		for (Run run : own) {
 			all.stream()
@@ -105,7 +119,11 @@ public final class E2eReport {
 				.findFirst()
 				.ifPresent((baseline) -> ratios.add(metric.of(run) / metric.of(baseline)));
 		}
-		return median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+		return ratios;
+	}
+
+	private static double median(List<Double> values) {
+		return median(values.stream().mapToDouble(Double::doubleValue).toArray());
 	}
 
 	private static double median(double[] values) {
