@@ -240,8 +240,9 @@ measure() {
 }
 
 # round_order ROUND VARIANT...: round r starts at the r-th variant (cyclically) and runs
-# forwards in odd rounds, backwards in even ones: over as many rounds as variants each
-# runs once in every position, after a different neighbour each time.
+# forwards in odd rounds, backwards in even ones, so first places and neighbours change
+# from round to round (with an even number of variants, over as many rounds, each runs
+# once in every position).
 round_order() {
 	local round=$1
 	shift
