@@ -7,6 +7,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -32,24 +33,13 @@ class RateLimitsEndpointReadOnlyGatewayTests {
 			.expectStatus()
 			.isOk()
 			.expectBody(Void.class);
-		this.client.get()
-			.uri("/actuator/ratelimits/orders/reset-key")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody(Void.class);
-		this.client.delete()
-			.uri("/actuator/ratelimits/orders/reset-key")
-			.exchange()
-			.expectStatus()
-			.isEqualTo(HttpStatus.METHOD_NOT_ALLOWED)
-			.expectBody(Void.class);
-		this.client.get()
-			.uri("/actuator/ratelimits/orders/reset-key")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody(Void.class);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/reset-key", HttpStatus.OK);
+		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/orders/reset-key", HttpStatus.METHOD_NOT_ALLOWED);
+		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/reset-key", HttpStatus.OK);
+	}
+
+	private void expectStatus(HttpMethod method, String uri, HttpStatus status) {
+		this.client.method(method).uri(uri).exchange().expectStatus().isEqualTo(status).expectBody(Void.class);
 	}
 
 }
