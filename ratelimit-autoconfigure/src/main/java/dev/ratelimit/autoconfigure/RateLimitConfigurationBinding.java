@@ -198,10 +198,28 @@ final class RateLimitConfigurationBinding {
 				value = properties.get(0).getValue();
 			}
 			else {
-				value = (properties.size() == 1) ? "set (" + properties.get(0).getName() + ")"
+				value = (properties.size() == 1) ? "set (" + asWritten(properties.get(0).getName()) + ")"
 						: "set (" + properties.size() + " keys under it)";
 			}
-			return new ConfigurationProblem(key.toString(), value, UNKNOWN_KEY + suggestion(key));
+			return new ConfigurationProblem(asWritten(key), value, UNKNOWN_KEY + suggestion(key));
+		}
+
+		/**
+		 * {@code name} in the form its property source has it ({@code refilPeriod}, not
+		 * the {@code refilperiod} of {@link ConfigurationPropertyName#toString()}).
+		 */
+		private static String asWritten(ConfigurationPropertyName name) {
+			StringBuilder written = new StringBuilder();
+			for (int i = 0; i < name.getNumberOfElements(); i++) {
+				String element = name.getElement(i, Form.ORIGINAL);
+				if (name.chop(i + 1).isLastElementIndexed()) {
+					written.append('[').append(element).append(']');
+				}
+				else {
+					written.append((i > 0) ? "." : "").append(element);
+				}
+			}
+			return written.toString();
 		}
 
 		/**

@@ -195,6 +195,14 @@ class RateLimitConfigurationKeysTests {
 	}
 
 	@Test
+	void aMisspeltCamelCaseKeyIsNamedAsWritten() {
+		this.contextRunner.withPropertyValues(TOKEN_BUCKET)
+			.withPropertyValues(LIMIT + "refilPeriod=1m")
+			.run((context) -> assertThat(problems(context)).containsExactly(
+					LIMIT + "refilPeriod: was 1m, is not a known key; did you mean refill-period?"));
+	}
+
+	@Test
 	void environmentVariablesAreNotFlaggedAndTheirTyposAre() {
 		Map<String, Object> variables = Map.of("RATELIMIT_POLICIES_ORDERS_TIERS_ANONYMOUS_0_ALGORITHM", "token-bucket",
 				"RATELIMIT_POLICIES_ORDERS_TIERS_ANONYMOUS_0_CAPACITY", "3",
