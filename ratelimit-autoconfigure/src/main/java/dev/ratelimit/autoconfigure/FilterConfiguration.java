@@ -1,5 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.Set;
+
 import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
@@ -7,11 +9,13 @@ import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -39,9 +43,9 @@ class FilterConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitRouteValidator rateLimitRouteValidator(LivePolicies policies, BucketStores stores,
-			ObjectProvider<GatewayProperties> gatewayProperties) {
-		return new RateLimitRouteValidator(policies.get(), stores,
-				gatewayProperties.getIfAvailable());
+			ObjectProvider<GatewayProperties> gatewayProperties, ListableBeanFactory beanFactory) {
+		return new RateLimitRouteValidator(policies.get(), stores, gatewayProperties.getIfAvailable(),
+				Set.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false)));
 	}
 
 }

@@ -22,6 +22,10 @@ class InvalidRateLimitConfigurationFailureAnalyzer
 		}
 		String action = "Correct the properties listed above in your application's configuration. "
 				+ "Every ratelimit.* key, its default and its meaning are in the README's configuration reference.";
+		if (cause.getProblems().stream().anyMatch(RateLimitConfigurationBinding::isUnknownKey)) {
+			action += " To let keys the starter does not know pass, set "
+					+ RateLimitConfigurationBinding.IGNORE_UNKNOWN_KEYS + "=true.";
+		}
 		return new FailureAnalysis(description.toString(), action, cause);
 	}
 

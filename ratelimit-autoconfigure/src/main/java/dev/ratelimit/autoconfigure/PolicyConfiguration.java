@@ -31,14 +31,21 @@ class PolicyConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory) {
+		return policyFactory(beanFactory).create(properties);
+	}
+
+	/**
+	 * The factory of the policies of {@code beanFactory}'s application, as start-up
+	 * builds them.
+	 */
+	static RateLimitPolicyFactory policyFactory(ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader classLoader = beanFactory.getBeanClassLoader();
 		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
 		Set<String> keyResolvers = ClassUtils.isPresent(KEY_RESOLVER, classLoader)
 				? Set.of(beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(KEY_RESOLVER, classLoader), true, false))
 				: null;
 		return new RateLimitPolicyFactory(keyResolvers,
-				ClassUtils.isPresent(RateLimitPolicyFactory.OAUTH2_TOKEN_CLASS, classLoader))
-			.create(properties);
+				ClassUtils.isPresent(RateLimitPolicyFactory.OAUTH2_TOKEN_CLASS, classLoader));
 	}
 
 	/**

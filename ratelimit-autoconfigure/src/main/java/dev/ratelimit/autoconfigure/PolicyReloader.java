@@ -130,12 +130,21 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 	}
 
 	private RateLimitPolicies validated(Binder binder) {
-		RateLimitProperties properties = binder.bindOrCreate(PREFIX, RateLimitProperties.class);
+		// Unknown keys and enum values that do not convert are judged as at start-up.
+		RateLimitConfigurationBinding.Result bound = RateLimitConfigurationBinding.bind(this.environment);
+		List<ConfigurationProblem> problems = new ArrayList<>(bound.problems());
 		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
 		Set<String> keyResolvers = (this.gateway != null) ? this.gateway.keyResolverNames() : null;
-		RateLimitPolicies next = new RateLimitPolicyFactory(keyResolvers).create(properties);
-		List<ConfigurationProblem> problems = new ArrayList<>((this.gateway != null)
-				? this.gateway.problems(this.policies.get(), next, binder) : this.stores.missingStores(next));
+		RateLimitPolicies next;
+		try {
+			next = new RateLimitPolicyFactory(keyResolvers).create(bound.properties());
+		}
+		catch (InvalidRateLimitConfigurationException ex) {
+			problems.addAll(ex.getProblems());
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
+		problems.addAll((this.gateway != null) ? this.gateway.problems(this.policies.get(), next, binder)
+				: this.stores.missingStores(next));
 		RateLimitWebFilter webFilter = this.webFilter.getIfAvailable();
 		if (webFilter != null) {
 			// The web routes are read once, at start-up: they are the routes in force.

@@ -3,8 +3,11 @@ package dev.ratelimit.autoconfigure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -12,6 +15,7 @@ import org.springframework.web.server.ServerWebExchange;
  * policies, the in-memory store and the request path they share, then, with Spring
  * Cloud Gateway on the classpath, the {@code RateLimit} gateway filter. The web filter
  * of a plain WebFlux application is {@link RateLimitWebFilterAutoConfiguration}'s.
+ * Before any of them, the check of every {@code ratelimit.*} key.
  */
 @AutoConfiguration
 @ConditionalOnClass(ServerWebExchange.class)
@@ -23,5 +27,11 @@ import org.springframework.web.server.ServerWebExchange;
 		BucketStoresConfiguration.class, RequestPathConfiguration.class,
 		FilterConfiguration.class })
 public final class RateLimitAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	static RateLimitConfigurationCheck rateLimitConfigurationCheck(Environment environment) {
+		return new RateLimitConfigurationCheck(environment);
+	}
 
 }

@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * With {@code ratelimit.enabled=false}, a {@code RateLimit} filter that lets every
@@ -17,6 +18,16 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(GatewayFilterFactory.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", havingValue = false)
 public final class RateLimitDisabledAutoConfiguration {
+
+	/**
+	 * Every {@code ratelimit.*} key is checked as when enabled: a misspelt key is as
+	 * wrong when rate limiting is off.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	static RateLimitConfigurationCheck rateLimitConfigurationCheck(Environment environment) {
+		return new RateLimitConfigurationCheck(environment);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -90,6 +90,13 @@ public class RateLimitProperties {
 	 */
 	private ForwardedHeader forwardedHeader = ForwardedHeader.X_FORWARDED_FOR;
 
+	/**
+	 * Whether keys under 'ratelimit' that no property binds are let pass. By default
+	 * such a key (a misspelt 'refil-period', say, which would leave the default period
+	 * in force) stops start-up and a live reload, named with the nearest valid key.
+	 */
+	private boolean ignoreUnknownKeys;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -160,6 +167,14 @@ public class RateLimitProperties {
 
 	public void setForwardedHeader(ForwardedHeader forwardedHeader) {
 		this.forwardedHeader = forwardedHeader;
+	}
+
+	public boolean isIgnoreUnknownKeys() {
+		return this.ignoreUnknownKeys;
+	}
+
+	public void setIgnoreUnknownKeys(boolean ignoreUnknownKeys) {
+		this.ignoreUnknownKeys = ignoreUnknownKeys;
 	}
 
 	/**

@@ -111,20 +111,31 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 * when it is another filter or names another rate limiter.
 	 */
 	public static String policyId(FilterDefinition definition) {
+		String beanName = rateLimiterBeanName(definition);
+		return (beanName != null && beanName.endsWith(BEAN_NAME_SUFFIX) && beanName.length() > BEAN_NAME_SUFFIX.length())
+				? beanName.substring(0, beanName.length() - BEAN_NAME_SUFFIX.length()) : null;
+	}
+
+	/**
+	 * The bean a {@code RequestRateLimiter} filter definition names in its
+	 * {@code rate-limiter} argument ({@code "#{@ordersRateLimiter}"}), or {@code null}
+	 * when it is another filter or its rate limiter is not a bean reference.
+	 */
+	public static String rateLimiterBeanName(FilterDefinition definition) {
 		if (!REQUEST_RATE_LIMITER.equals(definition.getName())) {
 			return null;
 		}
-		String rateLimiter = definition.getArgs().get("rate-limiter");
-		if (rateLimiter == null) {
-			rateLimiter = definition.getArgs().get("rateLimiter");
-		}
+		String rateLimiter = rateLimiterArgument(definition);
 		Matcher reference = (rateLimiter != null) ? BEAN_REFERENCE.matcher(rateLimiter.strip()) : null;
-		if (reference == null || !reference.matches()) {
-			return null;
-		}
-		String beanName = reference.group(1);
-		return (beanName.endsWith(BEAN_NAME_SUFFIX) && beanName.length() > BEAN_NAME_SUFFIX.length())
-				? beanName.substring(0, beanName.length() - BEAN_NAME_SUFFIX.length()) : null;
+		return (reference != null && reference.matches()) ? reference.group(1) : null;
+	}
+
+	/**
+	 * The {@code rate-limiter} argument of a filter definition, as written.
+	 */
+	static String rateLimiterArgument(FilterDefinition definition) {
+		String rateLimiter = definition.getArgs().get("rate-limiter");
+		return (rateLimiter != null) ? rateLimiter : definition.getArgs().get("rateLimiter");
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.ratelimit.gateway;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 import dev.ratelimit.policy.ConfigurationProblem;
@@ -34,17 +35,22 @@ public class RateLimitRouteValidator implements InitializingBean {
 
 	private final @Nullable GatewayProperties gatewayProperties;
 
+	private final Set<String> rateLimiterBeanNames;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores the available stores
 	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
 	 * there are none
+	 * @param rateLimiterBeanNames the names of the application's {@code RateLimiter}
+	 * beans, ours ({@code <policy>RateLimiter}) and its own
 	 */
 	public RateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
-			@Nullable GatewayProperties gatewayProperties) {
+			@Nullable GatewayProperties gatewayProperties, Set<String> rateLimiterBeanNames) {
 		this.policies = policies;
 		this.stores = stores;
 		this.gatewayProperties = gatewayProperties;
+		this.rateLimiterBeanNames = Set.copyOf(rateLimiterBeanNames);
 	}
 
 	@Override
@@ -62,7 +68,9 @@ public class RateLimitRouteValidator implements InitializingBean {
 	/**
 	 * What would be wrong with {@code policies} in force: a policy whose store is not
 	 * available, a {@code RateLimit} filter of {@code gatewayProperties} naming no
-	 * defined policy.
+	 * defined policy, a {@code RequestRateLimiter} filter naming no {@code RateLimiter}
+	 * bean (which Spring would otherwise report only as a bean missing for "a
+	 * component", once the gateway builds its routes).
 	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
 	 * there are none
 	 */
@@ -80,6 +88,22 @@ public class RateLimitRouteValidator implements InitializingBean {
 			}
 		}
 		return problems;
+	}
+
+	private void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+			List<ConfigurationProblem> problems) {
+		checkRateLimitFilters(policies, path, filters, problems);
+		for (int i = 0; i < filters.size(); i++) {
+			String beanName = PolicyRateLimiter.rateLimiterBeanName(filters.get(i));
+			if (beanName != null && !this.rateLimiterBeanNames.contains(beanName)) {
+				TreeSet<String> defined = new TreeSet<>();
+				policies.byId().keySet().forEach((id) -> defined.add(id + PolicyRateLimiter.BEAN_NAME_SUFFIX));
+				problems.add(new ConfigurationProblem(path + "[" + i + "]",
+						filters.get(i).getName() + " rate-limiter=" + PolicyRateLimiter.rateLimiterArgument(filters.get(i)),
+						"must name a RateLimiter bean: no bean is named '" + beanName + "' (the policies' beans: "
+								+ defined + ")"));
+			}
+		}
 	}
 
 	/**
@@ -118,8 +142,8 @@ public class RateLimitRouteValidator implements InitializingBean {
 		}
 	}
 
-	private static void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
-			List<ConfigurationProblem> problems) {
+	private static void checkRateLimitFilters(RateLimitPolicies policies, String path,
+			List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
 		for (int i = 0; i < filters.size(); i++) {
 			FilterDefinition filter = filters.get(i);
 			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {

@@ -213,9 +213,8 @@ class RateLimitAutoConfigurationTests {
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withPropertyValues("ratelimit.headers=draft-99")
 			.run((context) -> assertThat(context).getFailure()
-				.hasStackTraceContaining("Failed to bind properties under 'ratelimit.headers'")
-				.rootCause()
-				.hasMessageContaining("draft-99"));
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.headers: was draft-99, must be draft-06, draft-11, x-ratelimit or none"));
 	}
 
 	@Test

@@ -1,6 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ratelimit.gateway.PassThroughRateLimiter;
@@ -8,21 +12,33 @@ import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.RateLimitPolicies;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.cloud.gateway.config.GatewayProperties;
+import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.cloud.gateway.handler.predicate.PredicateDefinition;
+import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitRoutesAutoConfigurationTests {
 
 	private static final String[] TWO_POLICIES = {
@@ -114,6 +130,69 @@ class RateLimitRoutesAutoConfigurationTests {
 			assertThat(passed).isTrue();
 			assertThat(exchange.getResponse().getHeaders().isEmpty()).isTrue();
 		});
+	}
+
+	@Test
+	void aRequestRateLimiterRouteMayNameTheApplicationsOwnRateLimiterOrAPolicys() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean("legacyRateLimiter", RateLimiter.class, PassThroughRateLimiter::new)
+			.withBean(GatewayProperties.class,
+					() -> gatewayProperties("#{@legacyRateLimiter}", "#{@'ordersRateLimiter'}"))
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aRequestRateLimiterRouteNamingNoBeanFailsNamingTheRouteAndThePolicyBeans() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withBean(GatewayProperties.class, () -> gatewayProperties("#{@ordersRateLimiter}", "#{@legacyRateLimitr}"))
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("spring.cloud.gateway.server.webflux.routes[1].filters[0]: was RequestRateLimiter "
+						+ "rate-limiter=#{@legacyRateLimitr}, must name a RateLimiter bean: no bean is named "
+						+ "'legacyRateLimitr' (the policies' beans: [ordersRateLimiter, searchRateLimiter])")
+				.hasMessageNotContaining("routes[0]"));
+	}
+
+	@Test
+	void aReloadLeavingARequestRateLimiterRouteNamingNoBeanIsRejected(CapturedOutput output) {
+		String route = "spring.cloud.gateway.server.webflux.routes[0].";
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			RateLimitPolicies inForce = context.getBean(LivePolicies.class).get();
+			String[] change = { route + "id=legacy", route + "uri=http://localhost", route + "predicates[0]=Path=/l/**",
+					route + "filters[0].name=RequestRateLimiter",
+					route + "filters[0].args.rate-limiter=#{@legacyRateLimitr}",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=7" };
+			TestPropertyValues.of(change).applyTo(context);
+			context.publishEvent(new EnvironmentChangeEvent(context,
+					Set.of(route + "filters[0].args.rate-limiter", "ratelimit.policies.orders.tiers.anonymous[0].limit")));
+			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(inForce);
+			assertThat(output).contains("Rate limit settings change rejected")
+				.contains("spring.cloud.gateway.server.webflux.routes[0].filters[0]: was RequestRateLimiter "
+						+ "rate-limiter=#{@legacyRateLimitr}, must name a RateLimiter bean");
+		});
+	}
+
+	/**
+	 * One route for each {@code rate-limiter} argument of a {@code RequestRateLimiter}
+	 * filter.
+	 */
+	private static GatewayProperties gatewayProperties(String... rateLimiters) {
+		GatewayProperties properties = new GatewayProperties();
+		List<RouteDefinition> routes = new ArrayList<>();
+		for (String rateLimiter : rateLimiters) {
+			RouteDefinition route = new RouteDefinition();
+			route.setId("route-" + routes.size());
+			route.setUri(URI.create("http://localhost"));
+			route.setPredicates(List.of(new PredicateDefinition("Path=/" + route.getId() + "/**")));
+			FilterDefinition filter = new FilterDefinition();
+			filter.setName("RequestRateLimiter");
+			filter.addArg("rate-limiter", rateLimiter);
+			route.setFilters(List.of(filter));
+			routes.add(route);
+		}
+		properties.setRoutes(routes);
+		return properties;
 	}
 
 	@Test

@@ -66,6 +66,45 @@ class DisabledAndStartupEndToEndTests {
 	}
 
 	@Test
+	void aRequestRateLimiterRouteNamingNoBeanIsInTheReportWithATypoOnAnotherRoute(CapturedOutput output) {
+		String second = "spring.cloud.gateway.server.webflux.routes[1].";
+		assertThatException().isThrownBy(() -> GatewayRunner
+			.application("ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=1",
+					"ratelimit.policies.orders.tiers.anonymous[0].window=1s",
+					GatewayRunner.FIRST_ROUTE + "id=legacy", GatewayRunner.FIRST_ROUTE + "uri=" + upstream.uri(),
+					GatewayRunner.FIRST_ROUTE + "predicates[0]=Path=/legacy/**",
+					GatewayRunner.FIRST_ROUTE + "filters[0].name=RequestRateLimiter",
+					GatewayRunner.FIRST_ROUTE + "filters[0].args.rate-limiter=#{@legacyRateLimitr}",
+					second + "id=p", second + "uri=" + upstream.uri(), second + "predicates[0]=Path=/p/**",
+					second + "filters[0]=RateLimit=ordres")
+			.run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("The rate limit configuration is invalid:")
+			.contains("spring.cloud.gateway.server.webflux.routes[0].filters[0]: was RequestRateLimiter "
+					+ "rate-limiter=#{@legacyRateLimitr}, must name a RateLimiter bean: no bean is named "
+					+ "'legacyRateLimitr' (the policies' beans: [ordersRateLimiter])")
+			.contains("spring.cloud.gateway.server.webflux.routes[1].filters[0]: was RateLimit=ordres, must name a "
+					+ "policy defined under ratelimit.policies (defined: [orders])")
+			.doesNotContain("required a bean named");
+	}
+
+	@Test
+	void aMisspeltKeyStopsTheApplicationWithAReport(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> GatewayRunner
+			.application("ratelimit.policies.orders.tiers.anonymous[0].algorithm=token-bucket",
+					"ratelimit.policies.orders.tiers.anonymous[0].capacity=3",
+					"ratelimit.policies.orders.tiers.anonymous[0].refill-rate=3",
+					"ratelimit.policies.orders.tiers.anonymous[0].refil-period=1m", "ratelimit.headers=draft6")
+			.run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("ratelimit.policies.orders.tiers.anonymous[0].refil-period: was 1m, is not a known key; did you "
+					+ "mean refill-period?")
+			.contains("ratelimit.headers: was draft6, must be draft-06, draft-11, x-ratelimit or none")
+			.contains("set ratelimit.ignore-unknown-keys=true");
+	}
+
+	@Test
 	void whatTheHeadersOrTheProblemCannotCarryStopsTheApplicationWithAReport(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> GatewayRunner
 			.application("ratelimit.problem.type=/problems/too-many",

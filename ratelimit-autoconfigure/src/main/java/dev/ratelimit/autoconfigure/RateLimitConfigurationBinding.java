@@ -1,0 +1,283 @@
+package dev.ratelimit.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.policy.ConfigurationProblem;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+
+/**
+ * Binds every {@code ratelimit.*} properties class from the environment at once and
+ * reports, as {@link ConfigurationProblem}s, what binding alone lets pass or reports in
+ * Java's spelling: a key that no property binds, with the nearest valid key at its
+ * level (a misspelt {@code refil-period} is otherwise ignored, and the bucket refills
+ * at the default period), and an enum value that does not convert, with the values as
+ * configuration writes them. Used at start-up ({@link RateLimitConfigurationCheck})
+ * and on a live reload ({@link PolicyReloader}), so that both judge alike.
+ */
+final class RateLimitConfigurationBinding {
+
+	static final String PREFIX = "ratelimit";
+
+	/**
+	 * The property that lets keys the starter does not know pass.
+	 */
+	static final String IGNORE_UNKNOWN_KEYS = PREFIX + ".ignore-unknown-keys";
+
+	static final String UNKNOWN_KEY = "is not a known key";
+
+	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
+
+	/**
+	 * Every class bound under {@code ratelimit}, by prefix. The keys read only by
+	 * conditions ({@code ratelimit.enabled}, {@code ratelimit.actuator.dashboard.enabled})
+	 * are properties of these classes too.
+	 */
+	private static final List<Map.Entry<String, Class<?>>> NESTED = List.of(
+			Map.entry(PREFIX + ".redis", RateLimitRedisProperties.class),
+			Map.entry(PREFIX + ".hybrid", RateLimitHybridProperties.class),
+			Map.entry(PREFIX + ".actuator", RateLimitActuatorProperties.class));
+
+	private RateLimitConfigurationBinding() {
+	}
+
+	/**
+	 * Bind {@code ratelimit.*} from {@code environment}. An enum value that does not
+	 * convert leaves the property at its default and is a problem; any other value that
+	 * does not bind fails as Spring Boot's binding would.
+	 * @throws BindException for a value that does not bind, other than an enum's
+	 */
+	static Result bind(Environment environment) {
+		Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
+		Binder binder = Binder.get(environment);
+		RecordingBindHandler handler = new RecordingBindHandler();
+		RateLimitProperties properties = binder.bindOrCreate(PREFIX, Bindable.of(RateLimitProperties.class),
+				handler);
+		NESTED.forEach((nested) -> binder.bind(nested.getKey(), Bindable.of(nested.getValue()), handler));
+		List<ConfigurationProblem> problems = new ArrayList<>(handler.enumProblems);
+		if (!properties.isIgnoreUnknownKeys()) {
+			problems.addAll(handler.unknownKeys(sources));
+		}
+		return new Result(properties, problems);
+	}
+
+	/**
+	 * Whether {@code problem} is a key no property binds.
+	 */
+	static boolean isUnknownKey(ConfigurationProblem problem) {
+		return problem.rule().startsWith(UNKNOWN_KEY);
+	}
+
+	/**
+	 * The bound properties and the problems found binding them.
+	 *
+	 * @param properties {@code ratelimit.*}, an enum value that does not convert left at
+	 * its default
+	 * @param problems the unknown keys and enum values that do not convert
+	 */
+	record Result(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+	}
+
+	/**
+	 * Records the names binding tried (every property of a bean it binds, whether set or
+	 * not) and those it bound, as Spring Boot's {@code NoUnboundElementsBindHandler}
+	 * does, and turns an enum value that does not convert into a problem.
+	 */
+	private static final class RecordingBindHandler extends AbstractBindHandler {
+
+		private final Set<ConfigurationPropertyName> attempted = new HashSet<>();
+
+		private final Set<ConfigurationPropertyName> bound = new HashSet<>();
+
+		private final List<ConfigurationProblem> enumProblems = new ArrayList<>();
+
+		@Override
+		public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
+				BindContext context) {
+			this.attempted.add(name);
+			return super.onStart(name, target, context);
+		}
+
+		@Override
+		public @Nullable Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+				Object result) {
+			this.bound.add(name);
+			return super.onSuccess(name, target, context, result);
+		}
+
+		@Override
+		public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+				Exception error) throws Exception {
+			Class<?> type = target.getType().resolve();
+			if (type != null && type.isEnum() && ConfigName.class.isAssignableFrom(type)) {
+				ConfigurationProperty property = context.getConfigurationProperty();
+				this.enumProblems.add(new ConfigurationProblem(name.toString(),
+						(property != null) ? property.getValue() : null,
+						"must be " + ConfigName.oneOf((ConfigName[]) type.getEnumConstants())));
+				this.bound.add(name);
+				// The property keeps its default; the problem stops start-up or the reload.
+				return null;
+			}
+			return super.onFailure(name, target, context, error);
+		}
+
+		/**
+		 * One problem for each key under {@code ratelimit} that no property bound, keys
+		 * under an unknown key reported as one.
+		 */
+		List<ConfigurationProblem> unknownKeys(Iterable<ConfigurationPropertySource> sources) {
+			Map<ConfigurationPropertyName, List<ConfigurationProperty>> unknown = new LinkedHashMap<>();
+			Set<ConfigurationPropertyName> seen = new HashSet<>();
+			for (ConfigurationPropertySource source : sources) {
+				if (source instanceof IterableConfigurationPropertySource iterable) {
+					iterable.filter(ROOT::isAncestorOf).forEach((name) -> {
+						if (seen.add(name) && isUnknown(name)) {
+							ConfigurationProperty property = source.getConfigurationProperty(name);
+							unknown.computeIfAbsent(unknownKey(name), (key) -> new ArrayList<>()).add(property);
+						}
+					});
+				}
+			}
+			List<ConfigurationProblem> problems = new ArrayList<>();
+			unknown.forEach((key, properties) -> problems.add(problem(key, properties)));
+			return problems;
+		}
+
+		private boolean isUnknown(ConfigurationPropertyName name) {
+			return !this.bound.contains(name) && !this.attempted.contains(name) && !isOverriddenElement(name);
+		}
+
+		/**
+		 * Whether {@code name} is an element of a list that another property source set
+		 * whole: a list binds from one source, and the elements of the others are not
+		 * mistakes.
+		 */
+		private boolean isOverriddenElement(ConfigurationPropertyName name) {
+			for (int i = 0; i < name.getNumberOfElements(); i++) {
+				if (name.isNumericIndex(i) && this.bound.contains(name.chop(i))
+						&& !this.bound.contains(name.chop(i + 1))) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/**
+		 * The first element of {@code name} binding never tried: the key to correct.
+		 */
+		private ConfigurationPropertyName unknownKey(ConfigurationPropertyName name) {
+			ConfigurationPropertyName key = name;
+			while (!key.getParent().isEmpty() && !this.attempted.contains(key.getParent())) {
+				key = key.getParent();
+			}
+			return key;
+		}
+
+		private ConfigurationProblem problem(ConfigurationPropertyName key, List<ConfigurationProperty> properties) {
+			Object value;
+			if (properties.size() == 1 && properties.get(0).getName().equals(key)) {
+				value = properties.get(0).getValue();
+			}
+			else {
+				value = (properties.size() == 1) ? "set (" + asWritten(properties.get(0).getName()) + ")"
+						: "set (" + properties.size() + " keys under it)";
+			}
+			return new ConfigurationProblem(asWritten(key), value, UNKNOWN_KEY + suggestion(key));
+		}
+
+		/**
+		 * {@code name} in the form its property source has it ({@code refilPeriod}, not
+		 * the {@code refilperiod} of {@link ConfigurationPropertyName#toString()}).
+		 */
+		private static String asWritten(ConfigurationPropertyName name) {
+			StringBuilder written = new StringBuilder();
+			for (int i = 0; i < name.getNumberOfElements(); i++) {
+				String element = name.getElement(i, Form.ORIGINAL);
+				if (name.chop(i + 1).isLastElementIndexed()) {
+					written.append('[').append(element).append(']');
+				}
+				else {
+					written.append((i > 0) ? "." : "").append(element);
+				}
+			}
+			return written.toString();
+		}
+
+		/**
+		 * The valid key nearest {@code key} among its siblings, or the siblings when none
+		 * is near.
+		 */
+		private String suggestion(ConfigurationPropertyName key) {
+			ConfigurationPropertyName parent = key.getParent();
+			Set<String> siblings = new TreeSet<>();
+			for (ConfigurationPropertyName name : this.attempted) {
+				if (parent.isParentOf(name) && !name.isLastElementIndexed()) {
+					siblings.add(name.getLastElement(Form.DASHED));
+				}
+			}
+			if (siblings.isEmpty()) {
+				return "";
+			}
+			String written = key.getLastElement(Form.DASHED);
+			String nearest = null;
+			int nearestDistance = Integer.MAX_VALUE;
+			for (String sibling : siblings) {
+				int distance = distance(written, sibling);
+				if (distance < nearestDistance) {
+					nearest = sibling;
+					nearestDistance = distance;
+				}
+			}
+			if (nearestDistance <= Math.max(2, written.length() / 3)) {
+				return "; did you mean " + nearest + "?";
+			}
+			return "; the keys of " + parent + " are " + String.join(", ", siblings);
+		}
+
+		/**
+		 * Edits (insertions, deletions, substitutions and swaps of two neighbours) from
+		 * {@code a} to {@code b}: the optimal string alignment distance, so that the
+		 * common typing slip {@code sotre} is one edit from {@code store}.
+		 */
+		private static int distance(String a, String b) {
+			int[][] d = new int[a.length() + 1][b.length() + 1];
+			for (int i = 0; i <= a.length(); i++) {
+				d[i][0] = i;
+			}
+			for (int j = 0; j <= b.length(); j++) {
+				d[0][j] = j;
+			}
+			for (int i = 1; i <= a.length(); i++) {
+				for (int j = 1; j <= b.length(); j++) {
+					int substitution = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
+					d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + substitution);
+					if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+						d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+					}
+				}
+			}
+			return d[a.length()][b.length()];
+		}
+
+	}
+
+}
