@@ -76,6 +76,7 @@ class RedisHealthProbeTests {
 			assertThat(health.details()).as(store.name()).containsEntry("circuitBreaker", "open");
 		}
 		this.redis.restart();
+		long restartedAt = System.nanoTime();
 		// Reconnecting is the client's business (its back-off); the probe's bound starts
 		// once Redis answers on the stores' connection.
 		Pause.untilRecovered("Redis answers on the stores' connection",
@@ -87,7 +88,12 @@ class RedisHealthProbeTests {
 		long answeredAt = System.nanoTime();
 		// Only the guards are read: no request, and no health check's PING.
 		untilUp(this.redisGuard, answeredAt);
+		long redisUpAt = System.nanoTime();
 		untilUp(this.hybridGuard, answeredAt);
+		long hybridUpAt = System.nanoTime();
+		System.out.printf("Redis restarted: answered after %d ms; redis store up %d ms and hybrid store %d ms after that "
+				+ "(probe interval %d ms)%n", millis(answeredAt - restartedAt), millis(redisUpAt - answeredAt),
+				millis(hybridUpAt - answeredAt), PROBE_INTERVAL.toMillis());
 		for (BucketStore store : List.of(this.redisStore, this.hybridStore)) {
 			StoreHealth health = store.health();
 			assertThat(health.up()).as(store.name()).isTrue();
@@ -117,6 +123,10 @@ class RedisHealthProbeTests {
 				.isLessThan(deadline);
 			Pause.sleep(20);
 		}
+	}
+
+	private static long millis(long nanos) {
+		return Duration.ofNanos(nanos).toMillis();
 	}
 
 	private static Verdict acquire(BucketStore store, String key) {
