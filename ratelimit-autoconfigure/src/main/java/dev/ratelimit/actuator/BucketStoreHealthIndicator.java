@@ -8,12 +8,19 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of one store, from its {@link BucketInspector#health()}: UP while
- * the store decides by itself; DOWN while a failure mode decides for it (a remote
- * store that cannot be reached), with the store's details naming that failure mode.
- * DOWN rather than a custom status because the configured limits are no longer
- * enforced as written; Boot's readiness and liveness groups leave this contributor
- * out, so a DOWN limiter does not take the gateway out of rotation.
+ * Health of one store, from its {@link BucketInspector#health()}: UP while the store
+ * serves requests, whether it decides by itself or a failure mode that admits them
+ * decides for it ({@code on-failure} {@code allow} or {@code local} while Redis cannot
+ * be reached); DOWN while requests are refused because it cannot decide
+ * ({@code deny}). The details tell which ({@code remote: DOWN}, the failure mode, the
+ * breaker's state, the last error).
+ * <p>
+ * UP rather than DOWN while failing open because the gateway is serving: a DOWN here
+ * makes {@code /actuator/health} answer 503, and a load balancer probing it would take
+ * every node out of service during a Redis outage that the configuration says to ride
+ * out. UP rather than a custom status such as {@code DEGRADED} because Boot's default
+ * aggregation sorts a status it was not told of ahead of {@code DOWN}: one degraded
+ * limiter would hide another component's DOWN, and the overall status would answer 200.
  */
 public class BucketStoreHealthIndicator extends AbstractHealthIndicator {
 
@@ -27,7 +34,7 @@ public class BucketStoreHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		StoreHealth health = this.store.health();
-		builder.status(health.up() ? Status.UP : Status.DOWN)
+		builder.status(health.serving() ? Status.UP : Status.DOWN)
 			.withDetail("store", this.store.name())
 			.withDetails(health.details());
 	}

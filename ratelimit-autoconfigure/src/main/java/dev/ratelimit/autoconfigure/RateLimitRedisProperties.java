@@ -80,6 +80,14 @@ public class RateLimitRedisProperties {
 		 */
 		private Duration openDuration = Duration.ofSeconds(5);
 
+		/**
+		 * How often a background PING probes Redis while the store cannot decide by
+		 * itself (the breaker open, or a call failed since the last success): its
+		 * success closes the breaker and the store's health is up again, with no
+		 * request needed. Nothing is sent while Redis answers.
+		 */
+		private Duration probeInterval = Duration.ofSeconds(1);
+
 		public int getFailureThreshold() {
 			return this.failureThreshold;
 		}
@@ -94,6 +102,14 @@ public class RateLimitRedisProperties {
 
 		public void setOpenDuration(Duration openDuration) {
 			this.openDuration = openDuration;
+		}
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
 		}
 
 	}

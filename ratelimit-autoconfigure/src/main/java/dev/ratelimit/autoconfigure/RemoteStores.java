@@ -71,8 +71,9 @@ final class RemoteStores {
 							+ "classpath, or choose allow or deny")));
 		}
 		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
-		return new RemoteFailureGuard(storeName, properties.getOnFailure(), new CircuitBreaker(clock,
-				breaker.getFailureThreshold(), breaker.getOpenDuration().toNanos()), local, clock);
+		return new RemoteFailureGuard(storeName, properties.getOnFailure(),
+				new CircuitBreaker(clock, breaker.getFailureThreshold(), breaker.getOpenDuration().toNanos()),
+				breaker.getProbeInterval(), local, clock);
 	}
 
 	private static void validate(RateLimitRedisProperties properties) {
@@ -88,6 +89,8 @@ final class RemoteStores {
 					breaker.getFailureThreshold(), "must be at least 1"));
 		}
 		ConfigurationChecks.positive("ratelimit.redis.circuit-breaker.open-duration", breaker.getOpenDuration(),
+				problems);
+		ConfigurationChecks.positive("ratelimit.redis.circuit-breaker.probe-interval", breaker.getProbeInterval(),
 				problems);
 		ConfigurationChecks.requireNone(problems);
 	}

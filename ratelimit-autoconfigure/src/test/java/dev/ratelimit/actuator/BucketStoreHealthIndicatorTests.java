@@ -35,6 +35,24 @@ class BucketStoreHealthIndicatorTests {
 			.containsEntry("remote", "connection refused");
 	}
 
+	/**
+	 * A store failing open ({@code on-failure} {@code allow} or {@code local}) still
+	 * serves: UP, so that {@code /actuator/health} does not take the gateway out of
+	 * service, while its details say what is down.
+	 */
+	@Test
+	void storeServingThroughItsFailureModeIsUpWithTheOutageInItsDetails() {
+		InMemoryBucketStore store = new InMemoryBucketStore("redis");
+		store.setHealth(new StoreHealth(false, true,
+				Map.of("remote", "DOWN", "failureMode", "allow", "circuitBreaker", "open")));
+		Health health = new BucketStoreHealthIndicator(store).health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("store", "redis")
+			.containsEntry("remote", "DOWN")
+			.containsEntry("failureMode", "allow")
+			.containsEntry("circuitBreaker", "open");
+	}
+
 	@Test
 	void storeWhoseHealthCheckThrowsIsDownWithTheError() {
 		InMemoryBucketStore store = new InMemoryBucketStore("redis") {

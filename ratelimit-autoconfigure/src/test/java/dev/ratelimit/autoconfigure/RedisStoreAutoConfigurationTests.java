@@ -70,6 +70,7 @@ class RedisStoreAutoConfigurationTests {
 			RateLimitRedisProperties redis = context.getBean(RateLimitRedisProperties.class);
 			assertThat(redis.getKeyPrefix()).isEqualTo("rl");
 			assertThat(redis.getTimeout()).hasMillis(50);
+			assertThat(redis.getCircuitBreaker().getProbeInterval()).hasSeconds(1);
 			assertThat(redis.getOnFailure().configName()).isEqualTo("allow");
 			assertThat(context.getBean(RateLimitHybridProperties.class).getSyncInterval()).hasMillis(100);
 		});
@@ -104,12 +105,35 @@ class RedisStoreAutoConfigurationTests {
 	void invalidRedisPropertiesFailNamingTheProperty() {
 		this.contextRunner
 			.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.timeout=0ms",
-					"ratelimit.redis.circuit-breaker.failure-threshold=0")
+					"ratelimit.redis.circuit-breaker.failure-threshold=0",
+					"ratelimit.redis.circuit-breaker.probe-interval=0s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("ratelimit.redis.timeout")
-				.hasMessageContaining("ratelimit.redis.circuit-breaker.failure-threshold"));
+				.hasMessageContaining("ratelimit.redis.circuit-breaker.failure-threshold")
+				.hasMessageContaining("ratelimit.redis.circuit-breaker.probe-interval"));
+	}
+
+	/**
+	 * Each store's background probe runs while the context does and stops when it
+	 * closes.
+	 */
+	@Test
+	void theProbesRunWithTheContextAndStopWhenItCloses() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.policies.orders.store=hybrid",
+				"ratelimit.policies.invoices.tiers.anonymous[0].algorithm=fixed-window",
+				"ratelimit.policies.invoices.tiers.anonymous[0].limit=10",
+				"ratelimit.policies.invoices.tiers.anonymous[0].window=1m")
+			.run((context) -> {
+				RedisBucketStore redis = context.getBean(RedisBucketStore.class);
+				HybridBucketStore hybrid = context.getBean(HybridBucketStore.class);
+				assertThat(redis.isRunning()).isTrue();
+				assertThat(hybrid.isRunning()).isTrue();
+				context.close();
+				assertThat(redis.isRunning()).isFalse();
+				assertThat(hybrid.isRunning()).isFalse();
+			});
 	}
 
 	@Test
@@ -137,8 +161,8 @@ class RedisStoreAutoConfigurationTests {
 		RedisBucketStore userRedisStore(ReactiveRedisConnectionFactory connectionFactory) {
 			ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connectionFactory);
 			RemoteFailureGuard guard = new RemoteFailureGuard("redis", FailureMode.DENY,
-					new CircuitBreaker(MonotonicClock.SYSTEM, 1, Duration.ofSeconds(1).toNanos()), null,
-					MonotonicClock.SYSTEM);
+					new CircuitBreaker(MonotonicClock.SYSTEM, 1, Duration.ofSeconds(1).toNanos()), Duration.ofSeconds(1),
+					null, MonotonicClock.SYSTEM);
 			return new RedisBucketStore(new BucketScript(template, "user"), Duration.ofSeconds(1), guard,
 					MonotonicClock.SYSTEM);
 		}

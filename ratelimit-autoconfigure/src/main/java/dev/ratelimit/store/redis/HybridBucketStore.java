@@ -210,7 +210,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		details.put("leases", this.leases.size());
 		details.put("requests", this.requests.get());
 		details.put("remoteCalls", remoteCalls());
-		return new StoreHealth(this.guard.up(), details);
+		return new StoreHealth(this.guard.up(), this.guard.serving(), details);
 	}
 
 	/**
@@ -232,6 +232,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			.onBackpressureDrop()
 			.concatMap((tick) -> syncOnce(), 1)
 			.subscribe();
+		startProbing();
 	}
 
 	/**
@@ -246,6 +247,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		}
 		running.dispose();
 		this.scheduler.dispose();
+		this.guard.stopProbing();
 		this.syncing = null;
 		giveBack().block(this.timeout.multipliedBy(2));
 	}

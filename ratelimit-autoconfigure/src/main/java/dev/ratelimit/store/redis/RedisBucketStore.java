@@ -13,6 +13,7 @@ import dev.ratelimit.store.StoreHealth;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Exact limits across a fleet: every decision is one atomic Lua script on Redis (one
@@ -20,7 +21,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * share each bucket exactly. When Redis fails or is slower than the timeout, the
  * {@link RemoteFailureGuard} decides.
  */
-public final class RedisBucketStore extends RemoteBucketStore implements SmartInitializingSingleton {
+public final class RedisBucketStore extends RemoteBucketStore implements SmartInitializingSingleton, SmartLifecycle {
 
 	/**
 	 * The store's name, as in {@code ratelimit.store}.
@@ -84,7 +85,34 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		Map<String, Object> details = this.guard.healthDetails();
 		long ping = this.pingMicros.get();
 		details.put("pingMicros", (ping >= 0) ? ping : "failed");
-		return new StoreHealth(this.guard.up(), details);
+		return new StoreHealth(this.guard.up(), this.guard.serving(), details);
+	}
+
+	/**
+	 * Starts the background probe that closes the breaker once Redis answers again.
+	 */
+	@Override
+	public void start() {
+		startProbing();
+	}
+
+	@Override
+	public void stop() {
+		this.guard.stopProbing();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.guard.probing();
+	}
+
+	/**
+	 * The hybrid store's phase: the probe starts after the Redis connection factory
+	 * (phase 0) and stops before it.
+	 */
+	@Override
+	public int getPhase() {
+		return HybridBucketStore.PHASE;
 	}
 
 }

@@ -54,6 +54,15 @@ abstract class RemoteBucketStore implements BucketStore {
 		}).block();
 	}
 
+	/**
+	 * Starts the guard's background probe: a PING answered within the decision
+	 * timeout closes the breaker, so that a store with no traffic is healthy again
+	 * once Redis answers as fast as a decision needs.
+	 */
+	void startProbing() {
+		this.guard.startProbing(Mono.defer(() -> this.script.ping().timeout(this.timeout)));
+	}
+
 	@Override
 	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
 		return this.reader.buckets(policy).timeout(this.readTimeout);

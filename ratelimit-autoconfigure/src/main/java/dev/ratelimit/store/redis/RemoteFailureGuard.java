@@ -1,5 +1,6 @@
 package dev.ratelimit.store.redis;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -16,11 +17,15 @@ import dev.ratelimit.store.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * What a Redis-backed store does when Redis fails: the circuit breaker, the
- * configured {@link FailureMode}, a rate-limited warning, and the health it reports.
+ * configured {@link FailureMode}, a rate-limited warning, the health it reports, and
+ * the background probe that closes the breaker once Redis answers again, so that a
+ * store nobody sends requests to is healthy again too.
  */
 public final class RemoteFailureGuard {
 
@@ -31,6 +36,8 @@ public final class RemoteFailureGuard {
 	private final FailureMode failureMode;
 
 	private final CircuitBreaker circuitBreaker;
+
+	private final Duration probeInterval;
 
 	private final @Nullable BucketDecider localStore;
 
@@ -45,22 +52,30 @@ public final class RemoteFailureGuard {
 
 	private final AtomicReference<@Nullable String> lastError = new AtomicReference<>();
 
+	private final AtomicReference<@Nullable Disposable> probing = new AtomicReference<>();
+
 	/**
 	 * @param storeName the guarded store's name, for logs and health
 	 * @param failureMode what to decide while Redis fails
 	 * @param circuitBreaker the breaker guarding Redis calls
+	 * @param probeInterval how often the background probe calls Redis while the store
+	 * is not {@link #up()}
 	 * @param localStore where {@link FailureMode#LOCAL} decides; may be {@code null}
 	 * for the other modes
 	 * @param clock the clock of the warning's rate limit
 	 */
 	public RemoteFailureGuard(String storeName, FailureMode failureMode, CircuitBreaker circuitBreaker,
-			@Nullable BucketDecider localStore, MonotonicClock clock) {
+			Duration probeInterval, @Nullable BucketDecider localStore, MonotonicClock clock) {
 		if (failureMode == FailureMode.LOCAL && localStore == null) {
 			throw new IllegalArgumentException("ratelimit.redis.on-failure=local needs a local store");
+		}
+		if (probeInterval.isZero() || probeInterval.isNegative()) {
+			throw new IllegalArgumentException("probe interval must be positive but was " + probeInterval);
 		}
 		this.storeName = storeName;
 		this.failureMode = failureMode;
 		this.circuitBreaker = circuitBreaker;
+		this.probeInterval = probeInterval;
 		this.localStore = localStore;
 		this.warnings = new ThrottledLog(logger, clock);
 		// Clients are told to come back once the breaker probes again, never sooner
@@ -77,7 +92,7 @@ public final class RemoteFailureGuard {
 	}
 
 	/**
-	 * Redis answered.
+	 * Redis answered a request's call or a probe: the breaker closes.
 	 */
 	public void onSuccess() {
 		boolean recovering = !up();
@@ -99,7 +114,7 @@ public final class RemoteFailureGuard {
 	}
 
 	/**
-	 * Redis failed or timed out on a background call.
+	 * Redis failed or timed out on a background call (a sync, a probe).
 	 */
 	public void recordFailure(Throwable failure) {
 		this.circuitBreaker.onFailure();
@@ -126,6 +141,56 @@ public final class RemoteFailureGuard {
 	public boolean up() {
 		return this.circuitBreaker.state() == CircuitBreaker.State.CLOSED
 				&& this.circuitBreaker.consecutiveFailures() == 0;
+	}
+
+	/**
+	 * Whether requests are still served while the store cannot decide by itself: the
+	 * failure mode admits them ({@code allow}) or decides them on this node's buckets
+	 * ({@code local}); {@code deny} refuses them.
+	 */
+	public boolean serving() {
+		return up() || this.failureMode != FailureMode.DENY;
+	}
+
+	/**
+	 * Starts the background probe: every probe interval while the store is not
+	 * {@link #up()}, one {@code ping} (never two at once), whose success closes the
+	 * breaker and whose failure keeps it open. While the store is up a tick reads the
+	 * breaker's state and sends nothing. Runs on Reactor's shared parallel scheduler:
+	 * no thread of its own, and nothing left running once {@link #stopProbing()}.
+	 * @param ping a call to Redis bounded by its own timeout, subscribed once per probe
+	 * (so built anew on each subscription, for example by {@link Mono#defer})
+	 */
+	public void startProbing(Mono<Void> ping) {
+		Disposable task = Flux.interval(this.probeInterval, this.probeInterval)
+			.onBackpressureDrop()
+			.concatMap((tick) -> up() ? Mono.empty() : probe(ping), 1)
+			.subscribe();
+		Disposable previous = this.probing.getAndSet(task);
+		if (previous != null) {
+			previous.dispose();
+		}
+	}
+
+	/**
+	 * Stops the background probe, a PING in flight included.
+	 */
+	public void stopProbing() {
+		Disposable task = this.probing.getAndSet(null);
+		if (task != null) {
+			task.dispose();
+		}
+	}
+
+	public boolean probing() {
+		return this.probing.get() != null;
+	}
+
+	private Mono<Void> probe(Mono<Void> ping) {
+		return ping.doOnSuccess((unused) -> onSuccess()).onErrorResume((failure) -> {
+			recordFailure(failure);
+			return Mono.empty();
+		});
 	}
 
 	/**

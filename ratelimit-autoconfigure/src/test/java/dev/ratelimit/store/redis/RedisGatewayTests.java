@@ -111,8 +111,13 @@ class RedisGatewayTests {
 			.value());
 	}
 
+	/**
+	 * A gateway on {@code redis} with the routes {@code /exact/**} (store {@code redis},
+	 * 20 a day per {@code X-Client}) and {@code /hybrid/**} (store {@code hybrid}, 30),
+	 * and {@code extraProperties} (which override those above).
+	 */
 	static ConfigurableApplicationContext gateway(TestRedis redis, Upstream upstream, String timeout,
-			String onFailure) {
+			String onFailure, String... extraProperties) {
 		return new SpringApplicationBuilder(GatewayTestApplication.class).properties("server.port=0",
 				"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 				"ratelimit.store=redis", "ratelimit.redis.timeout=" + timeout,
@@ -134,6 +139,7 @@ class RedisGatewayTests {
 				"spring.cloud.gateway.server.webflux.routes[1].uri=" + upstream.uri(),
 				"spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/hybrid/**",
 				"spring.cloud.gateway.server.webflux.routes[1].filters[0]=RateLimit=hybrid")
+			.properties(extraProperties)
 			.run();
 	}
 

@@ -17,12 +17,21 @@ final class TestStores {
 
 	/**
 	 * A guard whose breaker opens after {@code failureThreshold} failures for
-	 * {@code openDuration}, with a local store for {@link FailureMode#LOCAL}.
+	 * {@code openDuration}, probing every second once probing is started, with a local
+	 * store for {@link FailureMode#LOCAL}.
 	 */
 	static RemoteFailureGuard guard(String storeName, FailureMode mode, int failureThreshold, Duration openDuration) {
+		return guard(storeName, mode, failureThreshold, openDuration, Duration.ofSeconds(1));
+	}
+
+	/**
+	 * A guard as above, probing every {@code probeInterval} once probing is started.
+	 */
+	static RemoteFailureGuard guard(String storeName, FailureMode mode, int failureThreshold, Duration openDuration,
+			Duration probeInterval) {
 		CircuitBreaker breaker = new CircuitBreaker(MonotonicClock.SYSTEM, failureThreshold, openDuration.toNanos());
-		return new RemoteFailureGuard(storeName, mode, breaker, new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000),
-				MonotonicClock.SYSTEM);
+		return new RemoteFailureGuard(storeName, mode, breaker, probeInterval,
+				new CaffeineBucketStore(MonotonicClock.SYSTEM, 1000), MonotonicClock.SYSTEM);
 	}
 
 	/**
