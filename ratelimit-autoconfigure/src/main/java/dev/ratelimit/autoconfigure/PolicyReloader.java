@@ -130,7 +130,7 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 	}
 
 	private RateLimitPolicies validated(Binder binder) {
-		// Unknown keys and enum values that do not convert are judged as at start-up.
+		// Unknown keys and values that do not convert are judged as at start-up.
 		RateLimitConfigurationBinding.Result bound = RateLimitConfigurationBinding.bind(this.environment);
 		List<ConfigurationProblem> problems = new ArrayList<>(bound.problems());
 		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
@@ -140,8 +140,7 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 			next = new RateLimitPolicyFactory(keyResolvers).create(bound.properties());
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
-			problems.addAll(ex.getProblems());
-			throw new InvalidRateLimitConfigurationException(problems);
+			throw new InvalidRateLimitConfigurationException(bound.with(ex.getProblems()));
 		}
 		problems.addAll((this.gateway != null) ? this.gateway.problems(this.policies.get(), next, binder)
 				: this.stores.missingStores(next));

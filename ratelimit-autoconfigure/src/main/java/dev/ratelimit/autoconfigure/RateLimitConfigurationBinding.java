@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,8 +31,9 @@ import org.springframework.core.env.Environment;
  * reports, as {@link ConfigurationProblem}s, what binding alone lets pass or reports in
  * Java's spelling: a key that no property binds, with the nearest valid key at its
  * level (a misspelt {@code refil-period} is otherwise ignored, and the bucket refills
- * at the default period), and an enum value that does not convert, with the values as
- * configuration writes them. Used at start-up ({@link RateLimitConfigurationCheck})
+ * at the default period), and a value that does not convert, with what it must be (an
+ * enum's values as configuration writes them), so that it is in the same report as the
+ * rest rather than Spring Boot's bind failure, which stops at the first. Used at start-up ({@link RateLimitConfigurationCheck})
  * and on a live reload ({@link PolicyReloader}), so that both judge alike.
  */
 final class RateLimitConfigurationBinding {
@@ -61,10 +63,11 @@ final class RateLimitConfigurationBinding {
 	}
 
 	/**
-	 * Bind {@code ratelimit.*} from {@code environment}. An enum value that does not
-	 * convert leaves the property at its default and is a problem; any other value that
-	 * does not bind fails as Spring Boot's binding would.
-	 * @throws BindException for a value that does not bind, other than an enum's
+	 * Bind {@code ratelimit.*} from {@code environment}. A value that does not convert
+	 * to an enum, a number, a duration or a boolean leaves the property at its default
+	 * and is a problem; any other value that does not bind fails as Spring Boot's
+	 * binding would.
+	 * @throws BindException for a value of another type that does not bind
 	 */
 	static Result bind(Environment environment) {
 		Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
@@ -73,7 +76,7 @@ final class RateLimitConfigurationBinding {
 		RateLimitProperties properties = binder.bindOrCreate(PREFIX, Bindable.of(RateLimitProperties.class),
 				handler);
 		NESTED.forEach((nested) -> binder.bind(nested.getKey(), Bindable.of(nested.getValue()), handler));
-		List<ConfigurationProblem> problems = new ArrayList<>(handler.enumProblems);
+		List<ConfigurationProblem> problems = new ArrayList<>(handler.conversionProblems);
 		if (!properties.isIgnoreUnknownKeys()) {
 			problems.addAll(handler.unknownKeys(sources));
 		}
@@ -90,17 +93,32 @@ final class RateLimitConfigurationBinding {
 	/**
 	 * The bound properties and the problems found binding them.
 	 *
-	 * @param properties {@code ratelimit.*}, an enum value that does not convert left at
-	 * its default
-	 * @param problems the unknown keys and enum values that do not convert
+	 * @param properties {@code ratelimit.*}, a value that does not convert left at its
+	 * default
+	 * @param problems the unknown keys and the values that do not convert
 	 */
 	record Result(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+
+		/**
+		 * These problems, then those of the policies built from the properties, less
+		 * theirs about a property already named here: a value that does not convert is
+		 * left unset, which the policies' checks would report again as missing.
+		 */
+		List<ConfigurationProblem> with(List<ConfigurationProblem> policyProblems) {
+			Set<String> named = new HashSet<>();
+			this.problems.forEach((problem) -> named.add(problem.property()));
+			List<ConfigurationProblem> all = new ArrayList<>(this.problems);
+			policyProblems.stream().filter((problem) -> !named.contains(problem.property())).forEach(all::add);
+			return all;
+		}
+
 	}
 
 	/**
 	 * Records the names binding tried (every property of a bean it binds, whether set or
 	 * not) and those it bound, as Spring Boot's {@code NoUnboundElementsBindHandler}
-	 * does, and turns an enum value that does not convert into a problem.
+	 * does, and turns a value that does not convert (an enum, a number, a duration, a
+	 * boolean) into a problem.
 	 */
 	private static final class RecordingBindHandler extends AbstractBindHandler {
 
@@ -108,7 +126,7 @@ final class RateLimitConfigurationBinding {
 
 		private final Set<ConfigurationPropertyName> bound = new HashSet<>();
 
-		private final List<ConfigurationProblem> enumProblems = new ArrayList<>();
+		private final List<ConfigurationProblem> conversionProblems = new ArrayList<>();
 
 		@Override
 		public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
@@ -127,17 +145,41 @@ final class RateLimitConfigurationBinding {
 		@Override
 		public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
 				Exception error) throws Exception {
-			Class<?> type = target.getType().resolve();
-			if (type != null && type.isEnum() && ConfigName.class.isAssignableFrom(type)) {
-				ConfigurationProperty property = context.getConfigurationProperty();
-				this.enumProblems.add(new ConfigurationProblem(name.toString(),
-						(property != null) ? property.getValue() : null,
-						"must be " + ConfigName.oneOf((ConfigName[]) type.getEnumConstants())));
+			ConfigurationProperty property = context.getConfigurationProperty();
+			String rule = conversionRule(target.getType().resolve());
+			if (property != null && rule != null) {
+				this.conversionProblems.add(new ConfigurationProblem(name.toString(), property.getValue(), rule));
 				this.bound.add(name);
 				// The property keeps its default; the problem stops start-up or the reload.
 				return null;
 			}
 			return super.onFailure(name, target, context, error);
+		}
+
+		/**
+		 * What a value of {@code type} must be, in the words of the other problems, or
+		 * {@code null} for a type whose failure Spring Boot's binding reports.
+		 */
+		private static @Nullable String conversionRule(@Nullable Class<?> type) {
+			if (type == null) {
+				return null;
+			}
+			if (type.isEnum() && ConfigName.class.isAssignableFrom(type)) {
+				return "must be " + ConfigName.oneOf((ConfigName[]) type.getEnumConstants());
+			}
+			if (type == Long.class || type == long.class || type == Integer.class || type == int.class) {
+				return "must be a whole number";
+			}
+			if (type == Double.class || type == double.class) {
+				return "must be a number";
+			}
+			if (type == Duration.class) {
+				return "must be a duration (for example 500ms, 1s, 1m, 1d)";
+			}
+			if (type == Boolean.class || type == boolean.class) {
+				return "must be true or false";
+			}
+			return null;
 		}
 
 		/**

@@ -1,6 +1,5 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.ratelimit.policy.ConfigurationProblem;
@@ -16,7 +15,7 @@ import org.springframework.core.type.MethodMetadata;
 
 /**
  * Fails start-up on the problems {@link RateLimitConfigurationBinding} finds (a key no
- * property binds, an enum value that does not convert) before any bean binds the
+ * property binds, a value that does not convert) before any bean binds the
  * properties, so that Spring Boot's own bind failure never comes first, and in one
  * report with the problems of the policies built from them.
  */
@@ -43,16 +42,16 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 		if (bound.problems().isEmpty()) {
 			return;
 		}
-		List<ConfigurationProblem> problems = new ArrayList<>(bound.problems());
+		List<ConfigurationProblem> policyProblems = List.of();
 		if (policiesBuiltFromProperties(beanFactory)) {
 			try {
 				PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
 			}
 			catch (InvalidRateLimitConfigurationException ex) {
-				problems.addAll(ex.getProblems());
+				policyProblems = ex.getProblems();
 			}
 		}
-		throw new InvalidRateLimitConfigurationException(problems);
+		throw new InvalidRateLimitConfigurationException(bound.with(policyProblems));
 	}
 
 	/**

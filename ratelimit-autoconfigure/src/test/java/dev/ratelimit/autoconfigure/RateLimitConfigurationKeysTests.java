@@ -259,6 +259,26 @@ class RateLimitConfigurationKeysTests {
 					"ratelimit.sotre: was redis, is not a known key; did you mean store?"));
 	}
 
+	@Test
+	void numbersDurationsAndBooleansThatDoNotConvertAreInTheSameReport() {
+		this.contextRunner
+			.withPropertyValues(LIMIT + "algorithm=token-bucket", LIMIT + "capacity=ten", LIMIT + "refill-rate=fast",
+					LIMIT + "refill-period=1 minute", "ratelimit.policies.orders.shadow=sure",
+					"ratelimit.redis.timeout=soon", "ratelimit.policies.orders.sotre=redis",
+					"ratelimit.policies.orders.tiers.anonymous[1].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[1].window=1m")
+			.run((context) -> assertThat(problems(context)).containsExactlyInAnyOrder(
+					LIMIT + "capacity: was ten, must be a whole number",
+					LIMIT + "refill-rate: was fast, must be a number",
+					LIMIT + "refill-period: was 1 minute, must be a duration (for example 500ms, 1s, 1m, 1d)",
+					"ratelimit.policies.orders.shadow: was sure, must be true or false",
+					"ratelimit.redis.timeout: was soon, must be a duration (for example 500ms, 1s, 1m, 1d)",
+					"ratelimit.policies.orders.sotre: was redis, is not a known key; did you mean store?",
+					// Not again as missing, though the policy factory finds them unset.
+					"ratelimit.policies.orders.tiers.anonymous[1].limit: was not set, must be set for fixed-window, "
+							+ "which takes limit and window"));
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "draft-11", "DRAFT_11", "draft_11", "Draft-11", "draft11" })
 	void everyEnumSpellingThatBindsKeepsBinding(String spelling) {

@@ -129,7 +129,7 @@ class LiveReloadEndToEndTests {
 		assertThatException().isThrownBy(() -> change(ANONYMOUS + "algorithm=fixed-window", ANONYMOUS + "limit=two",
 				ANONYMOUS + "window=1h"));
 		assertThat(output).contains("Rate limit settings change rejected")
-			.contains("ratelimit.policies.orders.tiers.anonymous[0].limit");
+			.contains("ratelimit.policies.orders.tiers.anonymous[0].limit: was two, must be a whole number");
 		assertThat(send("key-1", 3)).containsExactly("200 1", "200 0", "429 0");
 	}
 
