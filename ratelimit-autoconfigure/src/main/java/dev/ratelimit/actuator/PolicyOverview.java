@@ -11,9 +11,14 @@ import java.util.TreeSet;
 
 import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.ProblemDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.ReloadDescriptor;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;
+import dev.ratelimit.policy.PolicyReloads;
+import dev.ratelimit.policy.PolicyReloads.Reload;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
@@ -25,7 +30,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * The {@code ratelimits} endpoint's overview: every policy as configured, with the
- * routes that use it, its live buckets and its decisions so far.
+ * routes that use it, its live buckets and its decisions so far, and the last reload.
  */
 final class PolicyOverview {
 
@@ -37,12 +42,15 @@ final class PolicyOverview {
 
 	private final @Nullable RateLimitedRoutes routes;
 
+	private final @Nullable PolicyReloads reloads;
+
 	PolicyOverview(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
-			@Nullable RateLimitedRoutes routes) {
+			@Nullable RateLimitedRoutes routes, @Nullable PolicyReloads reloads) {
 		this.policies = policies;
 		this.stores = stores;
 		this.totals = totals;
 		this.routes = routes;
+		this.reloads = reloads;
 	}
 
 	Mono<RateLimitsDescriptor> describe() {
@@ -61,13 +69,26 @@ final class PolicyOverview {
 			stores.add(policy.store());
 			byId.put(policy.id(), policy);
 		}
-		return new RateLimitsDescriptor(List.copyOf(stores), byId);
+		return new RateLimitsDescriptor(List.copyOf(stores), byId, lastReload());
+	}
+
+	private @Nullable ReloadDescriptor lastReload() {
+		Reload last = (this.reloads != null) ? this.reloads.last() : null;
+		if (last == null) {
+			return null;
+		}
+		List<ProblemDescriptor> problems = new ArrayList<>();
+		for (ConfigurationProblem problem : last.problems()) {
+			problems.add(new ProblemDescriptor(problem.property(),
+					(problem.value() != null) ? String.valueOf(problem.value()) : null, problem.rule()));
+		}
+		return new ReloadDescriptor(last.at(), last.outcome().value(), last.changedKeys(), problems);
 	}
 
 	private Mono<PolicyDescriptor> describe(RateLimitPolicy policy, List<String> routeIds) {
 		BucketInspector store = this.stores.inspector(policy);
 		Map<String, List<LimitDescriptor>> tiers = new TreeMap<>();
-		policy.tiers().forEach((name, tier) -> tiers.put(name, describe(tier)));
+		policy.tiers().forEach((name, tier) -> tiers.put(name, describe(policy, tier)));
 		// One unreachable remote store must not hide every other policy from the operator.
 		Mono<LiveBuckets> liveBuckets = (store != null) ? store.bucketCount(policy)
 			.map(LiveBuckets::counted)
@@ -79,12 +100,14 @@ final class PolicyOverview {
 					live.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
 	}
 
-	private static List<LimitDescriptor> describe(Tier tier) {
+	private static List<LimitDescriptor> describe(RateLimitPolicy policy, Tier tier) {
 		List<LimitDescriptor> limits = new ArrayList<>();
-		for (Limit limit : tier.limits()) {
+		for (int i = 0; i < tier.limits().size(); i++) {
+			Limit limit = tier.limits().get(i);
 			Map<String, Object> parameters = new LinkedHashMap<>();
 			limit.parameters().forEach((name, value) -> parameters.put(name, readable(value)));
-			limits.add(new LimitDescriptor(limit.algorithm().configName(), parameters));
+			limits.add(new LimitDescriptor(tier.limitName(policy.id(), i), limit.algorithm().configName(),
+					parameters));
 		}
 		return limits;
 	}

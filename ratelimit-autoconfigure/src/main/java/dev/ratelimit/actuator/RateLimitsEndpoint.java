@@ -1,5 +1,6 @@
 package dev.ratelimit.actuator;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,8 +10,10 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
@@ -63,26 +66,29 @@ public class RateLimitsEndpoint {
 	 */
 	public RateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
-		this(() -> policies, stores, totals, keyMasker, routes);
+		this(() -> policies, stores, totals, keyMasker, routes, null);
 	}
 
 	/**
-	 * An endpoint showing the policies in force at each call, reloaded ones included.
+	 * An endpoint showing the policies in force at each call, reloaded ones included,
+	 * and the last reload.
 	 * @param policies the policies in force
+	 * @param reloads the outcome of the live reloads, or {@code null} when the policies
+	 * are never reloaded
 	 * @see #RateLimitsEndpoint(RateLimitPolicies, BucketStores, RateLimitTotals, KeyMasker,
 	 * RateLimitedRoutes)
 	 */
 	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
-			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, @Nullable PolicyReloads reloads) {
 		this.policies = policies;
 		this.stores = stores;
 		this.keyMasker = keyMasker;
-		this.overview = new PolicyOverview(policies, stores, totals, routes);
+		this.overview = new PolicyOverview(policies, stores, totals, routes, reloads);
 	}
 
 	/**
 	 * Every policy: its tiers and limits as configured, the routes that use it, its
-	 * live buckets and its decisions so far.
+	 * live buckets and its decisions so far; and the last reload of the settings.
 	 */
 	@ReadOperation
 	public Mono<RateLimitsDescriptor> rateLimits() {
@@ -113,7 +119,7 @@ public class RateLimitsEndpoint {
 		}
 		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)
 			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
-			.map((buckets) -> describe(buckets.hottestFirst()));
+			.map((buckets) -> describe(rateLimitPolicy, buckets.hottestFirst()));
 		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest)
 			.map((countAndBuckets) -> new BucketsDescriptor(policy, store.name(), countAndBuckets.getT1(),
 					countAndBuckets.getT2()));
@@ -138,7 +144,7 @@ public class RateLimitsEndpoint {
 		return store.bucket(rateLimitPolicy, BucketId.lookupKey(key))
 			.collectList()
 			.filter((buckets) -> !buckets.isEmpty())
-			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(buckets)));
+			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(rateLimitPolicy, buckets)));
 	}
 
 	/**
@@ -160,13 +166,26 @@ public class RateLimitsEndpoint {
 					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
 	}
 
-	private List<BucketDescriptor> describe(List<BucketSnapshot> buckets) {
+	private List<BucketDescriptor> describe(RateLimitPolicy policy, List<BucketSnapshot> buckets) {
 		List<BucketDescriptor> descriptors = new ArrayList<>(buckets.size());
 		for (BucketSnapshot bucket : buckets) {
 			descriptors.add(new BucketDescriptor(this.keyMasker.display(bucket.id().key()), bucket.id().tier(),
-					bucket.requests(), bucket.limits()));
+					bucket.requests(), describe(policy, bucket)));
 		}
 		return descriptors;
+	}
+
+	private static List<BucketLimitDescriptor> describe(RateLimitPolicy policy, BucketSnapshot bucket) {
+		Tier tier = policy.tiers().getOrDefault(bucket.id().tier(), policy.defaultTier());
+		List<BucketLimitDescriptor> limits = new ArrayList<>(bucket.limits().size());
+		for (int i = 0; i < bucket.limits().size(); i++) {
+			LimitSnapshot limit = bucket.limits().get(i);
+			// A bucket left from a tier a reload removed may have more limits than the default tier.
+			String name = (i < tier.limits().size()) ? tier.limitName(policy.id(), i) : null;
+			limits.add(new BucketLimitDescriptor(name, limit.algorithm(), limit.limit(), limit.remaining(),
+					limit.resetSeconds(), limit.state()));
+		}
+		return limits;
 	}
 
 	/**
@@ -174,14 +193,46 @@ public class RateLimitsEndpoint {
 	 *
 	 * @param stores the names of the stores policies keep their buckets in
 	 * @param policies the policies by id
+	 * @param lastReload the last live reload of the settings, or {@code null} when they
+	 * were not reloaded since start-up
 	 */
-	public record RateLimitsDescriptor(List<String> stores,
-			Map<String, PolicyDescriptor> policies) implements OperationResponseBody {
+	public record RateLimitsDescriptor(List<String> stores, Map<String, PolicyDescriptor> policies,
+			@Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
 
 		public RateLimitsDescriptor {
 			stores = List.copyOf(stores);
 			policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
 		}
+
+	}
+
+	/**
+	 * A live reload of the rate limit settings.
+	 *
+	 * @param at when it happened
+	 * @param outcome {@code accepted} (in force) or {@code rejected} (the policies in
+	 * force stayed)
+	 * @param changedKeys the changed {@code ratelimit.*} keys
+	 * @param problems why it was rejected; empty when it was accepted
+	 */
+	public record ReloadDescriptor(Instant at, String outcome, List<String> changedKeys,
+			List<ProblemDescriptor> problems) {
+
+		public ReloadDescriptor {
+			changedKeys = List.copyOf(changedKeys);
+			problems = List.copyOf(problems);
+		}
+
+	}
+
+	/**
+	 * One problem of rejected settings, as the start-up report names it.
+	 *
+	 * @param property the property path
+	 * @param value the offending value, or {@code null} when the property is missing
+	 * @param rule what the value must be
+	 */
+	public record ProblemDescriptor(String property, @Nullable String value, String rule) {
 
 	}
 
@@ -217,11 +268,13 @@ public class RateLimitsEndpoint {
 	/**
 	 * A limit as configured.
 	 *
+	 * @param name the name clients are told, in {@code draft-11} headers and 429 bodies'
+	 * {@code violated-policies}
 	 * @param algorithm the algorithm's configuration name
 	 * @param parameters its parameters by property name, durations as configured
 	 * ({@code 1m}, {@code 500ms})
 	 */
-	public record LimitDescriptor(String algorithm, Map<String, Object> parameters) {
+	public record LimitDescriptor(String name, String algorithm, Map<String, Object> parameters) {
 
 		public LimitDescriptor {
 			parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
@@ -270,11 +323,28 @@ public class RateLimitsEndpoint {
 	 * @param requests requests judged against it since it was created
 	 * @param limits its limits as they stand now, in the tier's order
 	 */
-	public record BucketDescriptor(String key, String tier, long requests, List<LimitSnapshot> limits) {
+	public record BucketDescriptor(String key, String tier, long requests, List<BucketLimitDescriptor> limits) {
 
 		public BucketDescriptor {
 			limits = List.copyOf(limits);
 		}
+
+	}
+
+	/**
+	 * One limit of a live bucket, as it stands now.
+	 *
+	 * @param name the name clients are told, as in the policy's tier; {@code null} when
+	 * the bucket has more limits than the tier in force
+	 * @param algorithm the algorithm's configuration name
+	 * @param limit the quota: limit or capacity
+	 * @param remaining whole units left now
+	 * @param resetSeconds seconds until the remaining count next goes up, as in the
+	 * response headers; {@code 0} when the whole quota is left
+	 * @param state the algorithm's own state
+	 */
+	public record BucketLimitDescriptor(@Nullable String name, String algorithm, long limit, long remaining,
+			long resetSeconds, Map<String, Number> state) {
 
 	}
 

@@ -5,6 +5,7 @@ import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -43,9 +44,9 @@ public final class RateLimitEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
 			ObjectProvider<LivePolicies> livePolicies, RateLimitTotals totals, RateLimitActuatorProperties properties,
-			ObjectProvider<RateLimitedRoutes> routes) {
+			ObjectProvider<RateLimitedRoutes> routes, ObjectProvider<PolicyReloads> reloads) {
 		return new RateLimitsEndpoint(livePolicies.getIfAvailable(() -> new LivePolicies(policies)), stores, totals,
-				keyMasker(properties), routes.getIfAvailable());
+				keyMasker(properties), routes.getIfAvailable(), reloads.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {

@@ -59,16 +59,17 @@ class RateLimitsEndpointTests {
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
 		assertThat(orders.tiers().get("anonymous"))
-			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 60L, "window", "1m")));
+			.containsExactly(new LimitDescriptor("orders-anonymous-1", "fixed-window", Map.of("limit", 60L, "window", "1m")));
 		assertThat(orders.tiers().get("free")).containsExactly(
-				new LimitDescriptor("token-bucket", Map.of("capacity", 10L, "refill-rate", 2.0, "refill-period", "1s")),
-				new LimitDescriptor("fixed-window", Map.of("limit", 10000L, "window", "1d")));
+				new LimitDescriptor("orders-free-1", "token-bucket",
+						Map.of("capacity", 10L, "refill-rate", 2.0, "refill-period", "1s")),
+				new LimitDescriptor("orders-free-2", "fixed-window", Map.of("limit", 10000L, "window", "1d")));
 		PolicyDescriptor search = descriptor.policies().get("search");
 		assertThat(search.key()).isEqualTo("ip");
 		assertThat(search.shadow()).isTrue();
 		assertThat(search.cost()).isEqualTo(2);
 		assertThat(search.tiers().get("anonymous"))
-			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 5L, "window", "1500ms")));
+			.containsExactly(new LimitDescriptor("search-anonymous-1", "fixed-window", Map.of("limit", 5L, "window", "1500ms")));
 	}
 
 	@Test
@@ -129,6 +130,7 @@ class RateLimitsEndpointTests {
 		assertThat(exhausted.key()).isEqualTo("demo…9f8cfdb1");
 		assertThat(exhausted.tier()).isEqualTo("free");
 		assertThat(exhausted.limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.name()).isEqualTo("orders-free-1");
 			assertThat(limit.algorithm()).isEqualTo("fixed-window");
 			assertThat(limit.limit()).isEqualTo(10);
 			assertThat(limit.remaining()).isZero();
