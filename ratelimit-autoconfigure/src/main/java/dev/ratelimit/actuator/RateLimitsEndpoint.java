@@ -23,13 +23,13 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.util.MimeType;
 
 /**
  * {@link Endpoint @Endpoint} that shows the rate limit policies, their live buckets, and
@@ -100,18 +100,22 @@ public class RateLimitsEndpoint {
 	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}. Empty
 	 * (404) when the policy is unknown or its store cannot be inspected.
 	 * @param policy the policy id
-	 * @param limit how many buckets to show, 1 to 10,000; 100 when absent
+	 * @param limit how many buckets to show, a whole number from 1 to 10,000; 100 when
+	 * absent. Read as text, so that a value that is no number is refused with the same
+	 * reason as one out of range
+	 * @return a {@link BucketsDescriptor}, or, when {@code limit} is invalid, a 400
+	 * whose {@link InvalidParameterDescriptor} body says why
 	 */
 	@ReadOperation
-	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
+	public Mono<WebEndpointResponse<Object>> buckets(@Selector String policy, @Nullable String limit) {
 		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
-		int shown = (limit != null) ? limit : DEFAULT_LIMIT;
+		int shown = (limit != null) ? parseLimit(limit) : DEFAULT_LIMIT;
 		if (shown < 1 || shown > MAX_LIMIT) {
-			return Mono.error(new InvalidEndpointRequestException(
-					"limit must be between 1 and " + MAX_LIMIT + ", was " + shown, "Invalid limit"));
+			return Mono.just(InvalidParameterDescriptor.response("limit", limit,
+					"must be a whole number from 1 to " + MAX_LIMIT));
 		}
 		BucketInspector store = this.stores.inspector(rateLimitPolicy);
 		if (store == null) {
@@ -121,8 +125,8 @@ public class RateLimitsEndpoint {
 			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
 			.map((buckets) -> describe(rateLimitPolicy, buckets.hottestFirst()));
 		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest)
-			.map((countAndBuckets) -> new BucketsDescriptor(policy, store.name(), countAndBuckets.getT1(),
-					countAndBuckets.getT2()));
+			.map((countAndBuckets) -> new WebEndpointResponse<>(new BucketsDescriptor(policy, store.name(),
+					countAndBuckets.getT1(), countAndBuckets.getT2())));
 	}
 
 	/**
@@ -166,6 +170,18 @@ public class RateLimitsEndpoint {
 					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
 	}
 
+	/**
+	 * The limit, or {@code 0} (out of range) when it is no whole number.
+	 */
+	private static int parseLimit(String limit) {
+		try {
+			return Integer.parseInt(limit.strip());
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
 	private List<BucketDescriptor> describe(RateLimitPolicy policy, List<BucketSnapshot> buckets) {
 		List<BucketDescriptor> descriptors = new ArrayList<>(buckets.size());
 		for (BucketSnapshot bucket : buckets) {
@@ -186,6 +202,35 @@ public class RateLimitsEndpoint {
 					limit.resetSeconds(), limit.state()));
 		}
 		return limits;
+	}
+
+	/**
+	 * Why a request to the endpoint was refused, as RFC 9457 problem details (section 3):
+	 * which parameter, what it was and what it must be. Boot's own 400 for an
+	 * {@code InvalidEndpointRequestException} carries its reason only when
+	 * {@code server.error.include-message} says so, so the endpoint answers with this
+	 * body itself.
+	 *
+	 * @param type {@code about:blank}: the status says what kind of problem it is
+	 * (RFC 9457, section 4.2.1)
+	 * @param title the status's reason phrase, as section 4.2.1 asks
+	 * @param status the HTTP status, 400
+	 * @param detail the parameter, its value and what it must be, in one sentence
+	 * @param parameter the name of the invalid parameter
+	 * @param value the value it had
+	 */
+	public record InvalidParameterDescriptor(String type, String title, int status, String detail, String parameter,
+			String value) {
+
+		static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
+
+		static WebEndpointResponse<Object> response(String parameter, String value, String rule) {
+			String detail = parameter + " " + rule + ", was '" + value + "'";
+			return new WebEndpointResponse<>(new InvalidParameterDescriptor("about:blank", "Bad Request",
+					WebEndpointResponse.STATUS_BAD_REQUEST, detail, parameter, value),
+					WebEndpointResponse.STATUS_BAD_REQUEST, PROBLEM_JSON);
+		}
+
 	}
 
 	/**

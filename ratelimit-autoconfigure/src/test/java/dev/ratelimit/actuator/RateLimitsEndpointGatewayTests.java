@@ -142,10 +142,25 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	@Test
-	void limitOutsideOneToTenThousandIsABadRequest() {
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=0", HttpStatus.BAD_REQUEST);
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=10001", HttpStatus.BAD_REQUEST);
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=ten", HttpStatus.BAD_REQUEST);
+	void limitOutsideOneToTenThousandIsABadRequestThatSaysWhy() {
+		for (String limit : List.of("0", "10001", "ten")) {
+			this.client.get()
+				.uri("/actuator/ratelimits/orders?limit=" + limit)
+				.exchange()
+				.expectStatus()
+				.isBadRequest()
+				.expectHeader()
+				.contentType("application/problem+json")
+				.expectBody()
+				.jsonPath("$.status")
+				.isEqualTo(400)
+				.jsonPath("$.title")
+				.isEqualTo("Bad Request")
+				.jsonPath("$.parameter")
+				.isEqualTo("limit")
+				.jsonPath("$.detail")
+				.isEqualTo("limit must be a whole number from 1 to 10000, was '" + limit + "'");
+		}
 		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=1", HttpStatus.OK);
 	}
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.ClientBucketsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.InvalidParameterDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
@@ -120,7 +120,7 @@ class RateLimitsEndpointTests {
 			.add("orders", "anonymous", "203.0.113.2", 9, fixedWindow(60, 51))
 			.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0))
 			.add("search", "anonymous", "203.0.113.3", 50, fixedWindow(5, 0));
-		BucketsDescriptor buckets = this.endpoint.buckets("orders", null).block();
+		BucketsDescriptor buckets = buckets(this.endpoint, "orders", null);
 		assertThat(buckets.policy()).isEqualTo("orders");
 		assertThat(buckets.store()).isEqualTo("caffeine");
 		assertThat(buckets.liveBuckets()).isEqualTo(3);
@@ -146,7 +146,7 @@ class RateLimitsEndpointTests {
 		this.store.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0));
 		RateLimitsEndpoint showing = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.ALWAYS, 4), null);
-		assertThat(showing.buckets("orders", null).block().buckets()).extracting(BucketDescriptor::key)
+		assertThat(buckets(showing, "orders", null).buckets()).extracting(BucketDescriptor::key)
 			.containsExactly("demo-free-key");
 	}
 
@@ -155,7 +155,7 @@ class RateLimitsEndpointTests {
 		for (int i = 0; i < 500; i++) {
 			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
 		}
-		BucketsDescriptor buckets = this.endpoint.buckets("orders", 3).block();
+		BucketsDescriptor buckets = buckets(this.endpoint, "orders", "3");
 		assertThat(buckets.liveBuckets()).isEqualTo(500);
 		assertThat(buckets.buckets()).extracting(BucketDescriptor::requests).containsExactly(499L, 498L, 497L);
 		assertThat(this.store.emitted()).isEqualTo(500);
@@ -166,18 +166,19 @@ class RateLimitsEndpointTests {
 		for (int i = 0; i < 150; i++) {
 			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
 		}
-		assertThat(this.endpoint.buckets("orders", null).block().buckets()).hasSize(100);
+		assertThat(buckets(this.endpoint, "orders", null).buckets()).hasSize(100);
 	}
 
 	@Test
-	void rejectsLimitOutsideOneToTenThousand() {
-		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.buckets("orders", 0).block())
-			.withMessageContaining("limit must be between 1 and 10000, was 0");
-		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.buckets("orders", 10_001).block())
-			.withMessageContaining("limit must be between 1 and 10000, was 10001");
-		assertThat(this.endpoint.buckets("orders", 10_000).block().buckets()).isEmpty();
+	void refusesALimitOutsideOneToTenThousandOrNoNumberSayingWhy() {
+		for (String limit : List.of("0", "10001", "ten", "1.5")) {
+			WebEndpointResponse<Object> response = this.endpoint.buckets("orders", limit).block();
+			assertThat(response.getStatus()).isEqualTo(400);
+			assertThat(response.getContentType()).hasToString("application/problem+json");
+			assertThat(response.getBody()).isEqualTo(new InvalidParameterDescriptor("about:blank", "Bad Request", 400,
+					"limit must be a whole number from 1 to 10000, was '" + limit + "'", "limit", limit));
+		}
+		assertThat(buckets(this.endpoint, "orders", "10000").buckets()).isEmpty();
 	}
 
 	@Test
@@ -239,6 +240,10 @@ class RateLimitsEndpointTests {
 		assertThat(decideOnly.buckets("orders", null).blockOptional()).isEmpty();
 		assertThat(decideOnly.clientBuckets("orders", "203.0.113.7").blockOptional()).isEmpty();
 		assertThat(decideOnly.reset("orders", "203.0.113.7").block().getStatus()).isEqualTo(404);
+	}
+
+	private static BucketsDescriptor buckets(RateLimitsEndpoint endpoint, String policy, String limit) {
+		return (BucketsDescriptor) endpoint.buckets(policy, limit).block().getBody();
 	}
 
 	private static BucketStores inspecting(InMemoryBucketStore store) {
