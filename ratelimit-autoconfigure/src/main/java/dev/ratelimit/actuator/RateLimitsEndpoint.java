@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -66,24 +67,26 @@ public class RateLimitsEndpoint {
 	 */
 	public RateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
-		this(() -> policies, stores, totals, keyMasker, routes, null);
+		this(() -> policies, stores, totals, keyMasker, routes, List.of(), null);
 	}
 
 	/**
 	 * An endpoint showing the policies in force at each call, reloaded ones included,
 	 * and the last reload.
 	 * @param policies the policies in force
+	 * @param webRoutes the routes of {@code ratelimit.web.routes}
 	 * @param reloads the outcome of the live reloads, or {@code null} when the policies
 	 * are never reloaded
 	 * @see #RateLimitsEndpoint(RateLimitPolicies, BucketStores, RateLimitTotals, KeyMasker,
 	 * RateLimitedRoutes)
 	 */
 	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
-			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, @Nullable PolicyReloads reloads) {
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, List<RateLimitWebFilter.Route> webRoutes,
+			@Nullable PolicyReloads reloads) {
 		this.policies = policies;
 		this.stores = stores;
 		this.keyMasker = keyMasker;
-		this.overview = new PolicyOverview(policies, stores, totals, routes, reloads);
+		this.overview = new PolicyOverview(policies, stores, totals, routes, webRoutes, reloads);
 	}
 
 	/**
@@ -238,16 +241,39 @@ public class RateLimitsEndpoint {
 	 *
 	 * @param stores the names of the stores policies keep their buckets in
 	 * @param policies the policies by id
+	 * @param routes every route that applies a policy: gateway routes in the order of
+	 * their definitions, then routes built in Java, then {@code ratelimit.web.routes}
 	 * @param lastReload the last live reload of the settings, or {@code null} when they
 	 * were not reloaded since start-up
 	 */
 	public record RateLimitsDescriptor(List<String> stores, Map<String, PolicyDescriptor> policies,
-			@Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
+			List<RouteDescriptor> routes, @Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
 
 		public RateLimitsDescriptor {
 			stores = List.copyOf(stores);
 			policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+			routes = List.copyOf(routes);
 		}
+
+	}
+
+	/**
+	 * A route that applies a policy.
+	 *
+	 * @param id the route's id
+	 * @param policy the id of the policy it applies
+	 * @param filter what applies it: {@code RateLimit} or {@code RequestRateLimiter} (a
+	 * gateway route), or {@code ratelimit.web.routes}
+	 * @param key whose quota its requests count against: the policy's {@code key}, or the
+	 * {@code KeyResolver} of a {@code RequestRateLimiter} route (the one it names, else
+	 * the filter's default); {@code null} when it names a policy that does not exist
+	 * @param paths the path patterns of a web route; {@code null} for a gateway route,
+	 * whose predicates decide
+	 * @param methods the methods of a web route, empty for any; {@code null} for a
+	 * gateway route
+	 */
+	public record RouteDescriptor(String id, String policy, String filter, @Nullable String key,
+			@Nullable List<String> paths, @Nullable List<String> methods) {
 
 	}
 
@@ -285,11 +311,13 @@ public class RateLimitsEndpoint {
 	 * A policy as configured, with its live state.
 	 *
 	 * @param id the policy id
-	 * @param key whose quota a request counts against, as configured
+	 * @param key whose quota a request counts against, as configured; when only
+	 * {@code RequestRateLimiter} routes use the policy, their {@code KeyResolver}s,
+	 * which decide instead
 	 * @param shadow whether the policy only reports and never rejects
 	 * @param cost units one request consumes
 	 * @param store the store its buckets live in
-	 * @param routes the ids of the routes that use it
+	 * @param routes the ids of the routes that use it, web routes included
 	 * @param liveBuckets how many buckets it has now (may be approximate), or
 	 * {@code null} when its store could not count them
 	 * @param liveBucketsError why its store could not count its buckets, or

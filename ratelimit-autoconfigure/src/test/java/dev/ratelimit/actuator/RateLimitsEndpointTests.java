@@ -2,6 +2,7 @@ package dev.ratelimit.actuator;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
@@ -10,8 +11,11 @@ import dev.ratelimit.actuator.RateLimitsEndpoint.InvalidParameterDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.RouteDescriptor;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -105,13 +111,62 @@ class RateLimitsEndpointTests {
 		longForm.getFilters().add(longFilter);
 		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
 		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
-				List.of(new FilterDefinition("RateLimit=search")), null);
+				List.of(new FilterDefinition("RateLimit=search")), null, null);
 		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
 		RateLimitsDescriptor descriptor = withRoutes.rateLimits().block();
 		assertThat(descriptor.policies().get("orders").routes()).containsExactly("orders-route", "orders-long");
 		assertThat(descriptor.policies().get("search").routes()).containsExactly("orders-route", "orders-long",
 				"unlimited");
+	}
+
+	@Test
+	void requestRateLimiterRoutesAreKeyedByTheirKeyResolverNotByThePolicysKey() {
+		RouteDefinition named = route("legacy-tenant", "RequestRateLimiter");
+		named.getFilters().get(0).setArgs(Map.of("rate-limiter", "#{@ordersRateLimiter}", "key-resolver",
+				"#{@tenantKeyResolver}"));
+		RouteDefinition byDefault = route("legacy", "RequestRateLimiter");
+		byDefault.getFilters().get(0).setArgs(Map.of("rateLimiter", "#{@ordersRateLimiter}"));
+		RouteDefinition limited = route("search", "RateLimit=search");
+		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(named, byDefault, limited), List.of(), null,
+				"#{@principalNameKeyResolver}");
+		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
+				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes)
+			.rateLimits()
+			.block();
+		assertThat(descriptor.routes()).containsExactly(
+				new RouteDescriptor("legacy-tenant", "orders", "RequestRateLimiter", "#{@tenantKeyResolver}", null,
+						null),
+				new RouteDescriptor("legacy", "orders", "RequestRateLimiter", "#{@principalNameKeyResolver}", null,
+						null),
+				new RouteDescriptor("search", "search", "RateLimit", "ip", null, null));
+		// Only RequestRateLimiter routes use orders: its own key (api-key) keys nothing.
+		assertThat(descriptor.policies().get("orders").key())
+			.isEqualTo("#{@tenantKeyResolver}, #{@principalNameKeyResolver}");
+		assertThat(descriptor.policies().get("orders").routes()).containsExactly("legacy-tenant", "legacy");
+		assertThat(descriptor.policies().get("search").key()).isEqualTo("ip");
+	}
+
+	@Test
+	void listsWebRoutesWithTheirPathsMethodsAndPolicy() {
+		RateLimitPolicies policies = TestPolicies.policies();
+		List<RateLimitWebFilter.Route> webRoutes = List.of(
+				new RateLimitWebFilter.Route("orders-api",
+						List.of(PathPatternParser.defaultInstance.parse("/orders/**"),
+								PathPatternParser.defaultInstance.parse("/v2/orders/**")),
+						Set.of(HttpMethod.POST, HttpMethod.GET), policies.policy("orders")),
+				new RateLimitWebFilter.Route("search", List.of(PathPatternParser.defaultInstance.parse("/search")),
+						Set.of(), policies.policy("search")));
+		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(() -> policies, inspecting(this.store), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null, webRoutes, null)
+			.rateLimits()
+			.block();
+		assertThat(descriptor.routes()).containsExactly(
+				new RouteDescriptor("orders-api", "orders", "ratelimit.web.routes", "api-key",
+						List.of("/orders/**", "/v2/orders/**"), List.of("GET", "POST")),
+				new RouteDescriptor("search", "search", "ratelimit.web.routes", "ip", List.of("/search"), List.of()));
+		assertThat(descriptor.policies().get("orders").routes()).containsExactly("orders-api");
+		assertThat(descriptor.policies().get("search").routes()).containsExactly("search");
 	}
 
 	@Test
