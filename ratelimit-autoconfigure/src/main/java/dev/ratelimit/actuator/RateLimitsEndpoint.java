@@ -33,8 +33,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.util.MimeType;
 
 /**
- * {@link Endpoint @Endpoint} that shows the rate limit policies, their live buckets, and
- * resets one client's buckets. Read access by default: resetting needs
+ * {@link Endpoint @Endpoint} that shows the rate limit policies, the routes that apply
+ * them, their live buckets and the last live reload, and resets one client's buckets. Read access by default: resetting needs
  * {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
  * masked by a {@link KeyMasker}; selectors take raw keys, so an operator who knows a
  * key can look it up or reset it.
