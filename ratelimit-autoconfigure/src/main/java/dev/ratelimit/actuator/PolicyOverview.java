@@ -44,11 +44,9 @@ import org.springframework.web.util.pattern.PathPattern;
 final class PolicyOverview {
 
 	/**
-	 * The filter of a route under {@code ratelimit.web.routes}.
+	 * What applies the policy of a route under {@code ratelimit.web.routes}.
 	 */
-	static final String WEB_ROUTES = "ratelimit.web.routes";
-
-	private static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
+	private static final String WEB_ROUTES = "ratelimit.web.routes";
 
 	private final Supplier<RateLimitPolicies> policies;
 
@@ -140,7 +138,9 @@ final class PolicyOverview {
 	 * and that is what it shows.
 	 */
 	private static String key(RateLimitPolicy policy, List<RouteDescriptor> routes) {
-		if (routes.isEmpty() || !routes.stream().allMatch((route) -> REQUEST_RATE_LIMITER.equals(route.filter()))) {
+		boolean onlyRequestRateLimiters = !routes.isEmpty() && routes.stream()
+			.allMatch((route) -> RateLimitedRoutes.REQUEST_RATE_LIMITER.equals(route.filter()));
+		if (!onlyRequestRateLimiters) {
 			return policy.key().configValue();
 		}
 		return String.join(", ", new LinkedHashSet<>(routes.stream().map(RouteDescriptor::key).toList()));

@@ -28,7 +28,10 @@ import reactor.core.publisher.Mono;
  */
 public final class RateLimitedRoutes {
 
-	private static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
+	/**
+	 * The name of Spring Cloud Gateway's {@code RequestRateLimiter} filter.
+	 */
+	public static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
 
 	private final RouteDefinitionLocator routeDefinitionLocator;
 

@@ -34,7 +34,8 @@ import org.springframework.util.MimeType;
 
 /**
  * {@link Endpoint @Endpoint} that shows the rate limit policies, the routes that apply
- * them, their live buckets and the last live reload, and resets one client's buckets. Read access by default: resetting needs
+ * them, their live buckets and the last live reload, and resets one client's buckets.
+ * Read access by default: resetting needs
  * {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
  * masked by a {@link KeyMasker}; selectors take raw keys, so an operator who knows a
  * key can look it up or reset it.
@@ -225,7 +226,7 @@ public class RateLimitsEndpoint {
 	public record InvalidParameterDescriptor(String type, String title, int status, String detail, String parameter,
 			String value) {
 
-		static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
+		private static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
 
 		static WebEndpointResponse<Object> response(String parameter, String value, String rule) {
 			String detail = parameter + " " + rule + ", was '" + value + "'";
