@@ -1,16 +1,17 @@
 package dev.ratelimit.actuator;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinitionLocator;
@@ -27,71 +28,103 @@ import reactor.core.publisher.Mono;
  */
 public final class RateLimitedRoutes {
 
+	/**
+	 * The name of Spring Cloud Gateway's {@code RequestRateLimiter} filter.
+	 */
+	public static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
+
 	private final RouteDefinitionLocator routeDefinitionLocator;
 
 	private final List<FilterDefinition> defaultFilters;
 
-	private final RouteLocator routeLocator;
+	private final @Nullable RouteLocator routeLocator;
+
+	private final @Nullable String defaultKeyResolver;
 
 	/**
 	 * @param routeDefinitionLocator the gateway's route definitions
 	 * @param defaultFilters the gateway's default filters
 	 * @param routeLocator the gateway's built routes, or {@code null} to read the
 	 * definitions only
+	 * @param defaultKeyResolver the {@code KeyResolver} of a {@code RequestRateLimiter}
+	 * route that names none, as a route would name it ({@code #{@principalNameKeyResolver}}),
+	 * or {@code null} without the {@code RequestRateLimiter} filter
 	 */
 	public RateLimitedRoutes(RouteDefinitionLocator routeDefinitionLocator, List<FilterDefinition> defaultFilters,
-			RouteLocator routeLocator) {
+			@Nullable RouteLocator routeLocator, @Nullable String defaultKeyResolver) {
 		this.routeDefinitionLocator = routeDefinitionLocator;
 		this.defaultFilters = List.copyOf(defaultFilters);
 		this.routeLocator = routeLocator;
+		this.defaultKeyResolver = defaultKeyResolver;
 	}
 
 	/**
-	 * The ids of the routes that use each policy, by policy id; a policy no route uses
-	 * is absent.
+	 * Every route that applies a policy, once per filter that applies it, in the order
+	 * of the route definitions, then of the routes built in Java.
 	 */
-	public Mono<Map<String, List<String>>> routeIdsByPolicy() {
+	public Mono<List<RateLimitedRoute>> routes() {
 		Flux<Route> routes = (this.routeLocator != null) ? this.routeLocator.getRoutes() : Flux.empty();
 		return this.routeDefinitionLocator.getRouteDefinitions()
-			.collect(TreeMap<String, List<String>>::new, this::addRoute)
-			.flatMap((routeIdsByPolicy) -> routes.reduce(routeIdsByPolicy, RateLimitedRoutes::addJavaRoute))
-			.map(Map::copyOf);
+			.collect(LinkedHashMap<String, RateLimitedRoute>::new, this::addRoute)
+			.flatMap((found) -> routes.reduce(found, RateLimitedRoutes::addJavaRoute))
+			.map((found) -> List.copyOf(found.values()));
 	}
 
-	private static TreeMap<String, List<String>> addJavaRoute(TreeMap<String, List<String>> routeIdsByPolicy,
+	private static LinkedHashMap<String, RateLimitedRoute> addJavaRoute(LinkedHashMap<String, RateLimitedRoute> found,
 			Route route) {
 		for (GatewayFilter filter : route.getFilters()) {
 			String policy = RateLimitFilters.policyId(filter);
 			if (policy != null) {
-				add(routeIdsByPolicy, policy, route.getId());
+				add(found, new RateLimitedRoute(route.getId(), policy, RateLimitGatewayFilterFactory.NAME, null));
 			}
 		}
-		return routeIdsByPolicy;
+		return found;
 	}
 
-	private static void add(Map<String, List<String>> routeIdsByPolicy, String policy, String routeId) {
-		List<String> routeIds = routeIdsByPolicy.computeIfAbsent(policy, (id) -> new ArrayList<>());
-		if (!routeIds.contains(routeId)) {
-			routeIds.add(routeId);
-		}
+	private static void add(Map<String, RateLimitedRoute> found, RateLimitedRoute route) {
+		found.putIfAbsent(route.id() + "\u0000" + route.policy() + "\u0000" + route.filter(), route);
 	}
 
-	private void addRoute(Map<String, List<String>> routeIdsByPolicy, RouteDefinition route) {
-		addFilters(routeIdsByPolicy, route.getId(), this.defaultFilters);
-		addFilters(routeIdsByPolicy, route.getId(), route.getFilters());
+	private void addRoute(Map<String, RateLimitedRoute> found, RouteDefinition route) {
+		addFilters(found, route.getId(), this.defaultFilters);
+		addFilters(found, route.getId(), route.getFilters());
 	}
 
-	private static void addFilters(Map<String, List<String>> routeIdsByPolicy, String routeId,
-			List<FilterDefinition> filters) {
+	private void addFilters(Map<String, RateLimitedRoute> found, String routeId, List<FilterDefinition> filters) {
 		for (FilterDefinition filter : filters) {
 			String policy = RateLimitGatewayFilterFactory.policyId(filter);
-			if (policy == null) {
-				policy = PolicyRateLimiter.policyId(filter);
-			}
 			if (policy != null) {
-				add(routeIdsByPolicy, policy, routeId);
+				add(found, new RateLimitedRoute(routeId, policy, RateLimitGatewayFilterFactory.NAME, null));
+			}
+			policy = PolicyRateLimiter.policyId(filter);
+			if (policy != null) {
+				add(found, new RateLimitedRoute(routeId, policy, REQUEST_RATE_LIMITER, keyResolver(filter)));
 			}
 		}
+	}
+
+	private @Nullable String keyResolver(FilterDefinition requestRateLimiter) {
+		Map<String, String> args = requestRateLimiter.getArgs();
+		String keyResolver = args.get(RequestRateLimiterGatewayFilterFactory.KEY_RESOLVER_KEY);
+		if (keyResolver == null) {
+			keyResolver = args.get("key-resolver");
+		}
+		return (keyResolver != null) ? keyResolver.strip() : this.defaultKeyResolver;
+	}
+
+	/**
+	 * A gateway route that applies a policy.
+	 *
+	 * @param id the route's id
+	 * @param policy the policy's id
+	 * @param filter the filter that applies it: {@code RateLimit} or
+	 * {@code RequestRateLimiter}
+	 * @param keyResolver the {@code KeyResolver} that keys a {@code RequestRateLimiter}
+	 * route, in place of the policy's {@code key}; {@code null} for a {@code RateLimit}
+	 * route, keyed by the policy
+	 */
+	public record RateLimitedRoute(String id, String policy, String filter, @Nullable String keyResolver) {
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.ratelimit.actuator;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,8 +10,11 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.gateway.RateLimitWebFilter;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
@@ -20,17 +24,18 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.util.MimeType;
 
 /**
- * {@link Endpoint @Endpoint} that shows the rate limit policies, their live buckets, and
- * resets one client's buckets. Read access by default: resetting needs
+ * {@link Endpoint @Endpoint} that shows the rate limit policies, the routes that apply
+ * them, their live buckets and the last live reload, and resets one client's buckets.
+ * Read access by default: resetting needs
  * {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
  * masked by a {@link KeyMasker}; selectors take raw keys, so an operator who knows a
  * key can look it up or reset it.
@@ -63,26 +68,31 @@ public class RateLimitsEndpoint {
 	 */
 	public RateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
-		this(() -> policies, stores, totals, keyMasker, routes);
+		this(() -> policies, stores, totals, keyMasker, routes, List.of(), null);
 	}
 
 	/**
-	 * An endpoint showing the policies in force at each call, reloaded ones included.
+	 * An endpoint showing the policies in force at each call, reloaded ones included,
+	 * and the last reload.
 	 * @param policies the policies in force
+	 * @param webRoutes the routes of {@code ratelimit.web.routes}
+	 * @param reloads the outcome of the live reloads, or {@code null} when the policies
+	 * are never reloaded
 	 * @see #RateLimitsEndpoint(RateLimitPolicies, BucketStores, RateLimitTotals, KeyMasker,
 	 * RateLimitedRoutes)
 	 */
 	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
-			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes) {
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, List<RateLimitWebFilter.Route> webRoutes,
+			@Nullable PolicyReloads reloads) {
 		this.policies = policies;
 		this.stores = stores;
 		this.keyMasker = keyMasker;
-		this.overview = new PolicyOverview(policies, stores, totals, routes);
+		this.overview = new PolicyOverview(policies, stores, totals, routes, webRoutes, reloads);
 	}
 
 	/**
 	 * Every policy: its tiers and limits as configured, the routes that use it, its
-	 * live buckets and its decisions so far.
+	 * live buckets and its decisions so far; and the last reload of the settings.
 	 */
 	@ReadOperation
 	public Mono<RateLimitsDescriptor> rateLimits() {
@@ -94,18 +104,22 @@ public class RateLimitsEndpoint {
 	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}. Empty
 	 * (404) when the policy is unknown or its store cannot be inspected.
 	 * @param policy the policy id
-	 * @param limit how many buckets to show, 1 to 10,000; 100 when absent
+	 * @param limit how many buckets to show, a whole number from 1 to 10,000; 100 when
+	 * absent. Read as text, so that a value that is no number is refused with the same
+	 * reason as one out of range
+	 * @return a {@link BucketsDescriptor}, or, when {@code limit} is invalid, a 400
+	 * whose {@link InvalidParameterDescriptor} body says why
 	 */
 	@ReadOperation
-	public Mono<BucketsDescriptor> buckets(@Selector String policy, @Nullable Integer limit) {
+	public Mono<WebEndpointResponse<Object>> buckets(@Selector String policy, @Nullable String limit) {
 		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
 		if (rateLimitPolicy == null) {
 			return Mono.empty();
 		}
-		int shown = (limit != null) ? limit : DEFAULT_LIMIT;
+		int shown = (limit != null) ? parseLimit(limit) : DEFAULT_LIMIT;
 		if (shown < 1 || shown > MAX_LIMIT) {
-			return Mono.error(new InvalidEndpointRequestException(
-					"limit must be between 1 and " + MAX_LIMIT + ", was " + shown, "Invalid limit"));
+			return Mono.just(InvalidParameterDescriptor.response("limit", limit,
+					"must be a whole number from 1 to " + MAX_LIMIT));
 		}
 		BucketInspector store = this.stores.inspector(rateLimitPolicy);
 		if (store == null) {
@@ -113,10 +127,10 @@ public class RateLimitsEndpoint {
 		}
 		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)
 			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
-			.map((buckets) -> describe(buckets.hottestFirst()));
+			.map((buckets) -> describe(rateLimitPolicy, buckets.hottestFirst()));
 		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest)
-			.map((countAndBuckets) -> new BucketsDescriptor(policy, store.name(), countAndBuckets.getT1(),
-					countAndBuckets.getT2()));
+			.map((countAndBuckets) -> new WebEndpointResponse<>(new BucketsDescriptor(policy, store.name(),
+					countAndBuckets.getT1(), countAndBuckets.getT2())));
 	}
 
 	/**
@@ -138,7 +152,7 @@ public class RateLimitsEndpoint {
 		return store.bucket(rateLimitPolicy, BucketId.lookupKey(key))
 			.collectList()
 			.filter((buckets) -> !buckets.isEmpty())
-			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(buckets)));
+			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(rateLimitPolicy, buckets)));
 	}
 
 	/**
@@ -160,13 +174,67 @@ public class RateLimitsEndpoint {
 					reset ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
 	}
 
-	private List<BucketDescriptor> describe(List<BucketSnapshot> buckets) {
+	/**
+	 * The limit, or {@code 0} (out of range) when it is no whole number.
+	 */
+	private static int parseLimit(String limit) {
+		try {
+			return Integer.parseInt(limit.strip());
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	private List<BucketDescriptor> describe(RateLimitPolicy policy, List<BucketSnapshot> buckets) {
 		List<BucketDescriptor> descriptors = new ArrayList<>(buckets.size());
 		for (BucketSnapshot bucket : buckets) {
 			descriptors.add(new BucketDescriptor(this.keyMasker.display(bucket.id().key()), bucket.id().tier(),
-					bucket.requests(), bucket.limits()));
+					bucket.requests(), describe(policy, bucket)));
 		}
 		return descriptors;
+	}
+
+	private static List<BucketLimitDescriptor> describe(RateLimitPolicy policy, BucketSnapshot bucket) {
+		Tier tier = policy.tiers().getOrDefault(bucket.id().tier(), policy.defaultTier());
+		List<BucketLimitDescriptor> limits = new ArrayList<>(bucket.limits().size());
+		for (int i = 0; i < bucket.limits().size(); i++) {
+			LimitSnapshot limit = bucket.limits().get(i);
+			// A bucket left from a tier a reload removed may have more limits than the default tier.
+			String name = (i < tier.limits().size()) ? tier.limitName(policy.id(), i) : null;
+			limits.add(new BucketLimitDescriptor(name, limit.algorithm(), limit.limit(), limit.remaining(),
+					limit.resetSeconds(), limit.state()));
+		}
+		return limits;
+	}
+
+	/**
+	 * Why a request to the endpoint was refused, as RFC 9457 problem details (section 3):
+	 * which parameter, what it was and what it must be. Boot's own 400 for an
+	 * {@code InvalidEndpointRequestException} carries its reason only when
+	 * {@code server.error.include-message} says so, so the endpoint answers with this
+	 * body itself.
+	 *
+	 * @param type {@code about:blank}: the status says what kind of problem it is
+	 * (RFC 9457, section 4.2.1)
+	 * @param title the status's reason phrase, as section 4.2.1 asks
+	 * @param status the HTTP status, 400
+	 * @param detail the parameter, its value and what it must be, in one sentence
+	 * @param parameter the name of the invalid parameter
+	 * @param value the value it had
+	 */
+	public record InvalidParameterDescriptor(String type, String title, int status, String detail, String parameter,
+			String value) {
+
+		private static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
+
+		static WebEndpointResponse<Object> response(String parameter, String value, String rule) {
+			String detail = parameter + " " + rule + ", was '" + value + "'";
+			return new WebEndpointResponse<>(new InvalidParameterDescriptor("about:blank", "Bad Request",
+					WebEndpointResponse.STATUS_BAD_REQUEST, detail, parameter, value),
+					WebEndpointResponse.STATUS_BAD_REQUEST, PROBLEM_JSON);
+		}
+
 	}
 
 	/**
@@ -174,14 +242,69 @@ public class RateLimitsEndpoint {
 	 *
 	 * @param stores the names of the stores policies keep their buckets in
 	 * @param policies the policies by id
+	 * @param routes every route that applies a policy: gateway routes in the order of
+	 * their definitions, then routes built in Java, then {@code ratelimit.web.routes}
+	 * @param lastReload the last live reload of the settings, or {@code null} when they
+	 * were not reloaded since start-up
 	 */
-	public record RateLimitsDescriptor(List<String> stores,
-			Map<String, PolicyDescriptor> policies) implements OperationResponseBody {
+	public record RateLimitsDescriptor(List<String> stores, Map<String, PolicyDescriptor> policies,
+			List<RouteDescriptor> routes, @Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
 
 		public RateLimitsDescriptor {
 			stores = List.copyOf(stores);
 			policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+			routes = List.copyOf(routes);
 		}
+
+	}
+
+	/**
+	 * A route that applies a policy.
+	 *
+	 * @param id the route's id
+	 * @param policy the id of the policy it applies
+	 * @param filter what applies it: {@code RateLimit} or {@code RequestRateLimiter} (a
+	 * gateway route), or {@code ratelimit.web.routes}
+	 * @param key whose quota its requests count against: the policy's {@code key}, or the
+	 * {@code KeyResolver} of a {@code RequestRateLimiter} route (the one it names, else
+	 * the filter's default); {@code null} when it names a policy that does not exist
+	 * @param paths the path patterns of a web route; {@code null} for a gateway route,
+	 * whose predicates decide
+	 * @param methods the methods of a web route, empty for any; {@code null} for a
+	 * gateway route
+	 */
+	public record RouteDescriptor(String id, String policy, String filter, @Nullable String key,
+			@Nullable List<String> paths, @Nullable List<String> methods) {
+
+	}
+
+	/**
+	 * A live reload of the rate limit settings.
+	 *
+	 * @param at when it happened
+	 * @param outcome {@code accepted} (in force) or {@code rejected} (the policies in
+	 * force stayed)
+	 * @param changedKeys the changed {@code ratelimit.*} keys
+	 * @param problems why it was rejected; empty when it was accepted
+	 */
+	public record ReloadDescriptor(Instant at, String outcome, List<String> changedKeys,
+			List<ProblemDescriptor> problems) {
+
+		public ReloadDescriptor {
+			changedKeys = List.copyOf(changedKeys);
+			problems = List.copyOf(problems);
+		}
+
+	}
+
+	/**
+	 * One problem of rejected settings, as the start-up report names it.
+	 *
+	 * @param property the property path
+	 * @param value the offending value, or {@code null} when the property is missing
+	 * @param rule what the value must be
+	 */
+	public record ProblemDescriptor(String property, @Nullable String value, String rule) {
 
 	}
 
@@ -189,11 +312,13 @@ public class RateLimitsEndpoint {
 	 * A policy as configured, with its live state.
 	 *
 	 * @param id the policy id
-	 * @param key whose quota a request counts against, as configured
+	 * @param key whose quota a request counts against, as configured; when only
+	 * {@code RequestRateLimiter} routes use the policy, their {@code KeyResolver}s,
+	 * which decide instead
 	 * @param shadow whether the policy only reports and never rejects
 	 * @param cost units one request consumes
 	 * @param store the store its buckets live in
-	 * @param routes the ids of the routes that use it
+	 * @param routes the ids of the routes that use it, web routes included
 	 * @param liveBuckets how many buckets it has now (may be approximate), or
 	 * {@code null} when its store could not count them
 	 * @param liveBucketsError why its store could not count its buckets, or
@@ -217,11 +342,13 @@ public class RateLimitsEndpoint {
 	/**
 	 * A limit as configured.
 	 *
+	 * @param name the name clients are told, in {@code draft-11} headers and 429 bodies'
+	 * {@code violated-policies}
 	 * @param algorithm the algorithm's configuration name
 	 * @param parameters its parameters by property name, durations as configured
 	 * ({@code 1m}, {@code 500ms})
 	 */
-	public record LimitDescriptor(String algorithm, Map<String, Object> parameters) {
+	public record LimitDescriptor(String name, String algorithm, Map<String, Object> parameters) {
 
 		public LimitDescriptor {
 			parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
@@ -270,11 +397,28 @@ public class RateLimitsEndpoint {
 	 * @param requests requests judged against it since it was created
 	 * @param limits its limits as they stand now, in the tier's order
 	 */
-	public record BucketDescriptor(String key, String tier, long requests, List<LimitSnapshot> limits) {
+	public record BucketDescriptor(String key, String tier, long requests, List<BucketLimitDescriptor> limits) {
 
 		public BucketDescriptor {
 			limits = List.copyOf(limits);
 		}
+
+	}
+
+	/**
+	 * One limit of a live bucket, as it stands now.
+	 *
+	 * @param name the name clients are told, as in the policy's tier; {@code null} when
+	 * the bucket has more limits than the tier in force
+	 * @param algorithm the algorithm's configuration name
+	 * @param limit the quota: limit or capacity
+	 * @param remaining whole units left now
+	 * @param resetSeconds seconds until the remaining count next goes up, as in the
+	 * response headers; {@code 0} when the whole quota is left
+	 * @param state the algorithm's own state
+	 */
+	public record BucketLimitDescriptor(@Nullable String name, String algorithm, long limit, long remaining,
+			long resetSeconds, Map<String, Number> state) {
 
 	}
 

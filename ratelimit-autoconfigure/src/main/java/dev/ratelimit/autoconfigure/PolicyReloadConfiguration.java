@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -30,10 +31,17 @@ class PolicyReloadConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	PolicyReloads rateLimitPolicyReloads() {
+		return new PolicyReloads();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	PolicyReloader rateLimitPolicyReloader(Environment environment, LivePolicies policies,
 			ObjectProvider<GatewayRoutesReload> gateway, BucketStores stores,
-			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher) {
-		return new PolicyReloader(environment, policies, gateway.getIfAvailable(), stores, webFilter, publisher);
+			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher, PolicyReloads reloads) {
+		return new PolicyReloader(environment, policies, gateway.getIfAvailable(), stores, webFilter, publisher,
+				reloads);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -12,6 +12,7 @@ import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
@@ -37,7 +39,8 @@ import org.springframework.core.env.Environment;
  * its routes (Spring Cloud Gateway's {@code RefreshRoutesEvent}), and whatever else was
  * built from the policies rebuilds it on a {@link RateLimitPoliciesReloadedEvent}, so
  * that the next request is judged under them. Invalid, they are rejected with an error log naming every problem
- * and the policies in force stay.
+ * and the policies in force stay. Either way the outcome is recorded in {@link PolicyReloads}, for the
+ * actuator and metrics.
  */
 final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
 
@@ -64,19 +67,24 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 
 	private final ApplicationEventPublisher publisher;
 
+	private final PolicyReloads reloads;
+
 	/**
 	 * @param gateway what the gateway adds to a reload, or {@code null} without it
 	 * @param stores the available stores
 	 * @param webFilter the web filter of {@code ratelimit.web.routes}, if there is one
+	 * @param reloads where each reload's outcome is recorded
 	 */
 	PolicyReloader(Environment environment, LivePolicies policies, @Nullable GatewayRoutesReload gateway,
-			BucketStores stores, ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher) {
+			BucketStores stores, ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher,
+			PolicyReloads reloads) {
 		this.environment = environment;
 		this.policies = policies;
 		this.gateway = gateway;
 		this.stores = stores;
 		this.webFilter = webFilter;
 		this.publisher = publisher;
+		this.reloads = reloads;
 	}
 
 	/**
@@ -112,15 +120,18 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
 			logger.error(rejected(changedKeys) + ex.getMessage());
+			this.reloads.rejected(changedKeys, ex.getProblems());
 			return;
 		}
 		catch (BindException ex) {
 			logger.error(rejected(changedKeys) + "Invalid rate limit configuration:" + System.lineSeparator()
 					+ " - " + ex.getMessage() + ": " + rootCause(ex).getMessage());
+			this.reloads.rejected(changedKeys, List.of(problem(ex)));
 			return;
 		}
 		warnAboutRestartOnly(changedKeys);
 		RateLimitPolicies inForce = this.policies.replace(next);
+		this.reloads.accepted(changedKeys);
 		logger.info("Rate limit settings reloaded (" + changedKeys + "); policies in force: "
 				+ new TreeSet<>(inForce.byId().keySet()));
 		if (this.gateway != null) {
@@ -172,6 +183,12 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 	private static String rejected(Set<String> changedKeys) {
 		return "Rate limit settings change rejected (" + changedKeys
 				+ "); the policies in force stay unchanged. " + System.lineSeparator();
+	}
+
+	private static ConfigurationProblem problem(BindException failure) {
+		ConfigurationProperty property = failure.getProperty();
+		return new ConfigurationProblem(failure.getName().toString(), (property != null) ? property.getValue() : null,
+				rootCause(failure).getMessage());
 	}
 
 	private static Throwable rootCause(Throwable failure) {

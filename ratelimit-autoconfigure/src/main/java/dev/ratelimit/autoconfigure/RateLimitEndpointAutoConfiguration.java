@@ -1,10 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.List;
+
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 
@@ -43,9 +47,12 @@ public final class RateLimitEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
 			ObjectProvider<LivePolicies> livePolicies, RateLimitTotals totals, RateLimitActuatorProperties properties,
-			ObjectProvider<RateLimitedRoutes> routes) {
+			ObjectProvider<RateLimitedRoutes> routes, ObjectProvider<RateLimitWebFilter> webFilter,
+			ObjectProvider<PolicyReloads> reloads) {
+		RateLimitWebFilter web = webFilter.getIfAvailable();
 		return new RateLimitsEndpoint(livePolicies.getIfAvailable(() -> new LivePolicies(policies)), stores, totals,
-				keyMasker(properties), routes.getIfAvailable());
+				keyMasker(properties), routes.getIfAvailable(), (web != null) ? web.routes() : List.of(),
+				reloads.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {

@@ -1,7 +1,9 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,8 +19,8 @@ import org.springframework.context.annotation.Import;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
- * {@code ratelimit.requests}, {@code ratelimit.decision} and
- * {@code ratelimit.buckets}, in whatever registry Micrometer is set up with.
+ * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.buckets} and
+ * {@code ratelimit.reloads}, in whatever registry Micrometer is set up with.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
 		"dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
@@ -41,6 +43,13 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnBean(RateLimitPolicies.class)
 	RateLimitBucketMetrics rateLimitBucketMetrics(RateLimitPolicies policies, BucketStores stores) {
 		return new RateLimitBucketMetrics(policies, stores);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(PolicyReloads.class)
+	RateLimitReloadMetrics rateLimitReloadMetrics(PolicyReloads reloads) {
+		return new RateLimitReloadMetrics(reloads);
 	}
 
 	@Bean

@@ -56,7 +56,7 @@ class BucketListingMeasurement {
 		});
 		requests.start();
 		long started = System.nanoTime();
-		BucketsDescriptor hottest = endpoint.buckets("orders", 100).block();
+		BucketsDescriptor hottest = (BucketsDescriptor) endpoint.buckets("orders", "100").block().getBody();
 		long listingNanos = System.nanoTime() - started;
 		listing.set(false);
 		requests.join();

@@ -1,10 +1,14 @@
 package dev.ratelimit.actuator;
 
 import java.util.List;
+import java.util.Set;
 
 import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.PolicyReloads;
 import org.htmlunit.BrowserVersion;
 import org.htmlunit.WebClient;
+import org.htmlunit.html.DomElement;
 import org.htmlunit.html.DomNode;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.Test;
@@ -22,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The dashboard in a browser engine (HtmlUnit runs its script) against a running
- * gateway with real traffic: it shows each policy's totals and its hottest buckets as
- * the {@code ratelimits} endpoint reports them.
+ * gateway with real traffic: it shows each policy's totals, limit names and hottest
+ * buckets, and the last reload, as the {@code ratelimits} endpoint reports them.
  */
 @SpringBootTest(classes = ActuatorGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "ratelimit.actuator.dashboard.enabled=true")
@@ -37,11 +41,17 @@ class RateLimitDashboardGatewayTests {
 	@Autowired
 	private WebTestClient client;
 
+	@Autowired
+	private PolicyReloads reloads;
+
 	@Test
-	void showsTotalsAndTheHottestBucketsOfRealTraffic() throws Exception {
+	void showsTotalsLimitNamesTheHottestBucketsOfRealTrafficAndARejectedReload() throws Exception {
 		for (int i = 0; i < 5; i++) {
 			this.client.get().uri("/metered").header("X-API-Key", "metered-key").exchange().expectBody(Void.class);
 		}
+		this.reloads.rejected(Set.of("ratelimit.policies.orders.tiers.free[0].capacity"),
+				List.of(new ConfigurationProblem("ratelimit.policies.orders.tiers.free[0].capacity", 0,
+						"must be at least 1")));
 		try (WebClient browser = new WebClient(BrowserVersion.CHROME)) {
 			HtmlPage page = browser.getPage("http://127.0.0.1:" + this.port + "/actuator/ratelimits-dashboard");
 			browser.waitForBackgroundJavaScript(3000);
@@ -57,9 +67,15 @@ class RateLimitDashboardGatewayTests {
 			assertThat(text(rows.get(0), ".key")).startsWith("mete…").doesNotContain("metered-key");
 			assertThat(text(rows.get(0), ".tier")).isEqualTo("free");
 			assertThat(text(rows.get(0), ".requests")).isEqualTo("5");
-			assertThat(text(rows.get(0), ".remaining")).isEqualTo("token-bucket: 0 of 3 left");
+			assertThat(text(rows.get(0), ".remaining")).isEqualTo("metered-daily (token-bucket): 0 of 3 left");
+			assertThat(text(metered, ".limits")).isEqualTo(
+					"anonymous: metered-anonymous-1 (fixed-window) · free: metered-daily (token-bucket)");
 			assertThat((Object) page.querySelector("#policy-orders")).as("every policy has a card").isNotNull();
 			assertThat(page.getElementById("error").isDisplayed()).isFalse();
+			DomElement reload = page.getElementById("reload");
+			assertThat(reload.getAttribute("class")).isEqualTo("rejected");
+			assertThat(reload.getTextContent()).contains("rejected (ratelimit.policies.orders.tiers.free[0].capacity)")
+				.contains("ratelimit.policies.orders.tiers.free[0].capacity: was 0, must be at least 1");
 		}
 	}
 

@@ -46,7 +46,8 @@ class RateLimitsEndpointGatewayTests {
 		Map<String, Object> bucket = onlyBucket(json, "list…e1d93ef8");
 		assertThat(bucket).containsEntry("tier", "free").containsEntry("requests", 5);
 		Map<String, Object> limit = firstLimit(bucket);
-		assertThat(limit).containsEntry("algorithm", "token-bucket")
+		assertThat(limit).containsEntry("name", "orders-free-1")
+			.containsEntry("algorithm", "token-bucket")
 			.containsEntry("limit", 3)
 			.containsEntry("remaining", 0);
 		assertThat((Integer) limit.get("resetSeconds")).isPositive();
@@ -64,6 +65,8 @@ class RateLimitsEndpointGatewayTests {
 		assertThat(json.read("$.policies.orders.key", String.class)).isEqualTo("api-key");
 		assertThat(json.read("$.policies.orders.store", String.class)).isEqualTo("caffeine");
 		assertThat(json.read("$.policies.orders.tiers.free[0].algorithm", String.class)).isEqualTo("token-bucket");
+		assertThat(json.read("$.policies.orders.tiers.free[0].name", String.class)).isEqualTo("orders-free-1");
+		assertThat(json.read("$.policies.metered.tiers.free[0].name", String.class)).isEqualTo("metered-daily");
 		assertThat(json.read("$.policies.orders.tiers.free[0].parameters", Map.class))
 			.containsEntry("capacity", 3)
 			.containsEntry("refill-rate", 1.0)
@@ -139,10 +142,25 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	@Test
-	void limitOutsideOneToTenThousandIsABadRequest() {
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=0", HttpStatus.BAD_REQUEST);
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=10001", HttpStatus.BAD_REQUEST);
-		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=ten", HttpStatus.BAD_REQUEST);
+	void limitOutsideOneToTenThousandIsABadRequestThatSaysWhy() {
+		for (String limit : List.of("0", "10001", "ten")) {
+			this.client.get()
+				.uri("/actuator/ratelimits/orders?limit=" + limit)
+				.exchange()
+				.expectStatus()
+				.isBadRequest()
+				.expectHeader()
+				.contentType("application/problem+json")
+				.expectBody()
+				.jsonPath("$.status")
+				.isEqualTo(400)
+				.jsonPath("$.title")
+				.isEqualTo("Bad Request")
+				.jsonPath("$.parameter")
+				.isEqualTo("limit")
+				.jsonPath("$.detail")
+				.isEqualTo("limit must be a whole number from 1 to 10000, was '" + limit + "'");
+		}
 		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders?limit=1", HttpStatus.OK);
 	}
 

@@ -2,25 +2,31 @@ package dev.ratelimit.actuator;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.ClientBucketsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.InvalidParameterDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.RouteDescriptor;
 import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,16 +65,17 @@ class RateLimitsEndpointTests {
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
 		assertThat(orders.tiers().get("anonymous"))
-			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 60L, "window", "1m")));
+			.containsExactly(new LimitDescriptor("orders-anonymous-1", "fixed-window", Map.of("limit", 60L, "window", "1m")));
 		assertThat(orders.tiers().get("free")).containsExactly(
-				new LimitDescriptor("token-bucket", Map.of("capacity", 10L, "refill-rate", 2.0, "refill-period", "1s")),
-				new LimitDescriptor("fixed-window", Map.of("limit", 10000L, "window", "1d")));
+				new LimitDescriptor("orders-free-1", "token-bucket",
+						Map.of("capacity", 10L, "refill-rate", 2.0, "refill-period", "1s")),
+				new LimitDescriptor("orders-free-2", "fixed-window", Map.of("limit", 10000L, "window", "1d")));
 		PolicyDescriptor search = descriptor.policies().get("search");
 		assertThat(search.key()).isEqualTo("ip");
 		assertThat(search.shadow()).isTrue();
 		assertThat(search.cost()).isEqualTo(2);
 		assertThat(search.tiers().get("anonymous"))
-			.containsExactly(new LimitDescriptor("fixed-window", Map.of("limit", 5L, "window", "1500ms")));
+			.containsExactly(new LimitDescriptor("search-anonymous-1", "fixed-window", Map.of("limit", 5L, "window", "1500ms")));
 	}
 
 	@Test
@@ -104,7 +111,7 @@ class RateLimitsEndpointTests {
 		longForm.getFilters().add(longFilter);
 		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
 		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
-				List.of(new FilterDefinition("RateLimit=search")), null);
+				List.of(new FilterDefinition("RateLimit=search")), null, null);
 		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
 		RateLimitsDescriptor descriptor = withRoutes.rateLimits().block();
@@ -114,12 +121,61 @@ class RateLimitsEndpointTests {
 	}
 
 	@Test
+	void requestRateLimiterRoutesAreKeyedByTheirKeyResolverNotByThePolicysKey() {
+		RouteDefinition named = route("legacy-tenant", "RequestRateLimiter");
+		named.getFilters().get(0).setArgs(Map.of("rate-limiter", "#{@ordersRateLimiter}", "key-resolver",
+				"#{@tenantKeyResolver}"));
+		RouteDefinition byDefault = route("legacy", "RequestRateLimiter");
+		byDefault.getFilters().get(0).setArgs(Map.of("rateLimiter", "#{@ordersRateLimiter}"));
+		RouteDefinition limited = route("search", "RateLimit=search");
+		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(named, byDefault, limited), List.of(), null,
+				"#{@principalNameKeyResolver}");
+		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
+				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes)
+			.rateLimits()
+			.block();
+		assertThat(descriptor.routes()).containsExactly(
+				new RouteDescriptor("legacy-tenant", "orders", "RequestRateLimiter", "#{@tenantKeyResolver}", null,
+						null),
+				new RouteDescriptor("legacy", "orders", "RequestRateLimiter", "#{@principalNameKeyResolver}", null,
+						null),
+				new RouteDescriptor("search", "search", "RateLimit", "ip", null, null));
+		// Only RequestRateLimiter routes use orders: its own key (api-key) keys nothing.
+		assertThat(descriptor.policies().get("orders").key())
+			.isEqualTo("#{@tenantKeyResolver}, #{@principalNameKeyResolver}");
+		assertThat(descriptor.policies().get("orders").routes()).containsExactly("legacy-tenant", "legacy");
+		assertThat(descriptor.policies().get("search").key()).isEqualTo("ip");
+	}
+
+	@Test
+	void listsWebRoutesWithTheirPathsMethodsAndPolicy() {
+		RateLimitPolicies policies = TestPolicies.policies();
+		List<RateLimitWebFilter.Route> webRoutes = List.of(
+				new RateLimitWebFilter.Route("orders-api",
+						List.of(PathPatternParser.defaultInstance.parse("/orders/**"),
+								PathPatternParser.defaultInstance.parse("/v2/orders/**")),
+						Set.of(HttpMethod.POST, HttpMethod.GET), policies.policy("orders")),
+				new RateLimitWebFilter.Route("search", List.of(PathPatternParser.defaultInstance.parse("/search")),
+						Set.of(), policies.policy("search")));
+		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(() -> policies, inspecting(this.store), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null, webRoutes, null)
+			.rateLimits()
+			.block();
+		assertThat(descriptor.routes()).containsExactly(
+				new RouteDescriptor("orders-api", "orders", "ratelimit.web.routes", "api-key",
+						List.of("/orders/**", "/v2/orders/**"), List.of("GET", "POST")),
+				new RouteDescriptor("search", "search", "ratelimit.web.routes", "ip", List.of("/search"), List.of()));
+		assertThat(descriptor.policies().get("orders").routes()).containsExactly("orders-api");
+		assertThat(descriptor.policies().get("search").routes()).containsExactly("search");
+	}
+
+	@Test
 	void listsBucketsHottestFirstWithKeysMasked() {
 		this.store.add("orders", "anonymous", "203.0.113.1", 5, fixedWindow(60, 55))
 			.add("orders", "anonymous", "203.0.113.2", 9, fixedWindow(60, 51))
 			.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0))
 			.add("search", "anonymous", "203.0.113.3", 50, fixedWindow(5, 0));
-		BucketsDescriptor buckets = this.endpoint.buckets("orders", null).block();
+		BucketsDescriptor buckets = buckets(this.endpoint, "orders", null);
 		assertThat(buckets.policy()).isEqualTo("orders");
 		assertThat(buckets.store()).isEqualTo("caffeine");
 		assertThat(buckets.liveBuckets()).isEqualTo(3);
@@ -129,6 +185,7 @@ class RateLimitsEndpointTests {
 		assertThat(exhausted.key()).isEqualTo("demo…9f8cfdb1");
 		assertThat(exhausted.tier()).isEqualTo("free");
 		assertThat(exhausted.limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.name()).isEqualTo("orders-free-1");
 			assertThat(limit.algorithm()).isEqualTo("fixed-window");
 			assertThat(limit.limit()).isEqualTo(10);
 			assertThat(limit.remaining()).isZero();
@@ -144,7 +201,7 @@ class RateLimitsEndpointTests {
 		this.store.add("orders", "free", "demo-free-key", 5, fixedWindow(10, 0));
 		RateLimitsEndpoint showing = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.ALWAYS, 4), null);
-		assertThat(showing.buckets("orders", null).block().buckets()).extracting(BucketDescriptor::key)
+		assertThat(buckets(showing, "orders", null).buckets()).extracting(BucketDescriptor::key)
 			.containsExactly("demo-free-key");
 	}
 
@@ -153,7 +210,7 @@ class RateLimitsEndpointTests {
 		for (int i = 0; i < 500; i++) {
 			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
 		}
-		BucketsDescriptor buckets = this.endpoint.buckets("orders", 3).block();
+		BucketsDescriptor buckets = buckets(this.endpoint, "orders", "3");
 		assertThat(buckets.liveBuckets()).isEqualTo(500);
 		assertThat(buckets.buckets()).extracting(BucketDescriptor::requests).containsExactly(499L, 498L, 497L);
 		assertThat(this.store.emitted()).isEqualTo(500);
@@ -164,18 +221,19 @@ class RateLimitsEndpointTests {
 		for (int i = 0; i < 150; i++) {
 			this.store.add("orders", "anonymous", "client-" + i, i, fixedWindow(60, 30));
 		}
-		assertThat(this.endpoint.buckets("orders", null).block().buckets()).hasSize(100);
+		assertThat(buckets(this.endpoint, "orders", null).buckets()).hasSize(100);
 	}
 
 	@Test
-	void rejectsLimitOutsideOneToTenThousand() {
-		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.buckets("orders", 0).block())
-			.withMessageContaining("limit must be between 1 and 10000, was 0");
-		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.buckets("orders", 10_001).block())
-			.withMessageContaining("limit must be between 1 and 10000, was 10001");
-		assertThat(this.endpoint.buckets("orders", 10_000).block().buckets()).isEmpty();
+	void refusesALimitOutsideOneToTenThousandOrNoNumberSayingWhy() {
+		for (String limit : List.of("0", "10001", "ten", "1.5")) {
+			WebEndpointResponse<Object> response = this.endpoint.buckets("orders", limit).block();
+			assertThat(response.getStatus()).isEqualTo(400);
+			assertThat(response.getContentType()).hasToString("application/problem+json");
+			assertThat(response.getBody()).isEqualTo(new InvalidParameterDescriptor("about:blank", "Bad Request", 400,
+					"limit must be a whole number from 1 to 10000, was '" + limit + "'", "limit", limit));
+		}
+		assertThat(buckets(this.endpoint, "orders", "10000").buckets()).isEmpty();
 	}
 
 	@Test
@@ -237,6 +295,10 @@ class RateLimitsEndpointTests {
 		assertThat(decideOnly.buckets("orders", null).blockOptional()).isEmpty();
 		assertThat(decideOnly.clientBuckets("orders", "203.0.113.7").blockOptional()).isEmpty();
 		assertThat(decideOnly.reset("orders", "203.0.113.7").block().getStatus()).isEqualTo(404);
+	}
+
+	private static BucketsDescriptor buckets(RateLimitsEndpoint endpoint, String policy, String limit) {
+		return (BucketsDescriptor) endpoint.buckets(policy, limit).block().getBody();
 	}
 
 	private static BucketStores inspecting(InMemoryBucketStore store) {

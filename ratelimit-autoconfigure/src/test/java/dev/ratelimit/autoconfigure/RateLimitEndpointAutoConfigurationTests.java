@@ -6,6 +6,7 @@ import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
+import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.actuator.ShowKeys;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -127,7 +128,7 @@ class RateLimitEndpointAutoConfigurationTests {
 	}
 
 	private static java.util.List<String> listedKeys(RateLimitsEndpoint endpoint) {
-		return endpoint.buckets("orders", null).block().buckets().stream().map(BucketDescriptor::key).toList();
+		return ((BucketsDescriptor) endpoint.buckets("orders", null).block().getBody()).buckets().stream().map(BucketDescriptor::key).toList();
 	}
 
 }

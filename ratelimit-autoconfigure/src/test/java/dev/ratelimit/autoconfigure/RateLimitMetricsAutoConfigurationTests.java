@@ -1,12 +1,15 @@
 package dev.ratelimit.autoconfigure;
 
 import java.util.List;
+import java.util.Set;
 
 import dev.ratelimit.actuator.InMemoryBucketStore;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
+import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,6 +52,19 @@ class RateLimitMetricsAutoConfigurationTests {
 				.isEqualTo(1.0);
 			assertThat(registry.get("ratelimit.decision").tag("store", "caffeine").timer().count()).isEqualTo(1);
 			assertThat(registry.get("ratelimit.buckets").tag("policy", "orders").gauge().value()).isEqualTo(1.0);
+		});
+	}
+
+	@Test
+	void countsReloadsByOutcomeWhereThePoliciesAreReloaded() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(RateLimitReloadMetrics.class));
+		this.contextRunner.withBean(PolicyReloads.class, PolicyReloads::new).run((context) -> {
+			context.getBean(PolicyReloads.class).rejected(Set.of("ratelimit.policies.orders.shadwo"), List.of());
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("ratelimit.reloads").tag("outcome", "rejected").functionCounter().count())
+				.isEqualTo(1.0);
+			assertThat(registry.get("ratelimit.reloads").tag("outcome", "accepted").functionCounter().count())
+				.isZero();
 		});
 	}
 

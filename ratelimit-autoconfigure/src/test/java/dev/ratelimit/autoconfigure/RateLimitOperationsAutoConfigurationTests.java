@@ -2,6 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,7 +43,7 @@ class RateLimitOperationsAutoConfigurationTests {
 				.hasBean("ratelimitHealthContributor");
 			RateLimitsEndpoint endpoint = context.getBean(RateLimitsEndpoint.class);
 			assertThat(endpoint.rateLimits().block().policies()).containsOnlyKeys("orders");
-			assertThat(endpoint.buckets("orders", null).block().store()).isEqualTo("caffeine");
+			assertThat(((BucketsDescriptor) endpoint.buckets("orders", null).block().getBody()).store()).isEqualTo("caffeine");
 			assertThat(context.getBean(MeterRegistry.class)
 				.get("ratelimit.buckets")
 				.tag("policy", "orders")

@@ -61,7 +61,7 @@ class PlainWebFluxEndToEndTests {
 				"ratelimit.web.routes[0].paths[0]=/api/orders/**", "ratelimit.web.routes[0].methods[0]=POST",
 				"ratelimit.web.routes[0].id=order-writes", "ratelimit.web.routes[0].policy=writes",
 				"ratelimit.web.routes[1].paths[0]=/api/**", "ratelimit.web.routes[1].paths[1]=/v2/api/**",
-				"ratelimit.web.routes[1].policy=reads" });
+				"ratelimit.web.routes[1].policy=reads", "management.endpoints.web.exposure.include=ratelimits" });
 		int port = (int) launcher.getMethod("port", Object.class).invoke(null, application);
 		client = WebTestClient.bindToServer()
 			.baseUrl("http://127.0.0.1:" + port)
@@ -79,6 +79,42 @@ class PlainWebFluxEndToEndTests {
 		assertThat(application.getClass().getClassLoader().getResource(
 				"org/springframework/cloud/gateway/filter/GatewayFilter.class")).isNull();
 		client.get().uri("/filters").exchange().expectBody(String.class).isEqualTo("RateLimitWebFilter");
+	}
+
+	@Test
+	void theEndpointListsTheWebRoutesWithTheirPathsMethodsPolicyAndKey() {
+		client.get()
+			.uri("/actuator/ratelimits")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.routes.length()")
+			.isEqualTo(2)
+			.jsonPath("$.routes[0].id")
+			.isEqualTo("order-writes")
+			.jsonPath("$.routes[0].filter")
+			.isEqualTo("ratelimit.web.routes")
+			.jsonPath("$.routes[0].policy")
+			.isEqualTo("writes")
+			.jsonPath("$.routes[0].key")
+			.isEqualTo("route")
+			.jsonPath("$.routes[0].paths")
+			.isEqualTo(List.of("/api/orders/**"))
+			.jsonPath("$.routes[0].methods")
+			.isEqualTo(List.of("POST"))
+			.jsonPath("$.routes[1].policy")
+			.isEqualTo("reads")
+			.jsonPath("$.routes[1].key")
+			.isEqualTo("header:X-Client")
+			.jsonPath("$.routes[1].paths")
+			.isEqualTo(List.of("/api/**", "/v2/api/**"))
+			.jsonPath("$.routes[1].methods")
+			.isEqualTo(List.of())
+			.jsonPath("$.policies.writes.routes")
+			.isEqualTo(List.of("order-writes"))
+			.jsonPath("$.policies.reads.routes")
+			.isEqualTo(List.of("/api/**,/v2/api/**"));
 	}
 
 	@Test

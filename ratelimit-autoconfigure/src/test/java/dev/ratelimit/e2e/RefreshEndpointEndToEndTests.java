@@ -3,6 +3,12 @@ package dev.ratelimit.e2e;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +44,61 @@ class RefreshEndpointEndToEndTests {
 			assertThat(status(gateway)).isEqualTo(200);
 			assertThat(status(gateway)).isEqualTo(429);
 		}
+	}
+
+	@Test
+	void aRejectedChangeIsShownByTheEndpointAndCountedThoughTheRefreshAnswers200() throws IOException {
+		Path config = this.directory.resolve("limits.properties");
+		write(config, 1);
+		try (Upstream upstream = Upstream.start();
+				GatewayRunner gateway = GatewayRunner.start("spring.config.import=file:" + config,
+						"management.endpoints.web.exposure.include=refresh,ratelimits,metrics",
+						"spring.cloud.gateway.server.webflux.routes[0].id=orders",
+						"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+						"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/orders/**",
+						"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=orders")) {
+			assertThat(read(gateway, "/actuator/ratelimits").read("$", Map.class)).doesNotContainKey("lastReload");
+			Instant before = Instant.now();
+			write(config, 0);
+			// Spring Cloud's status, whatever became of the change.
+			gateway.client().post().uri("/actuator/refresh").exchange().expectStatus().isOk().expectBody(Void.class);
+			DocumentContext rejected = read(gateway, "/actuator/ratelimits");
+			assertThat(rejected.read("$.lastReload.outcome", String.class)).isEqualTo("rejected");
+			assertThat(Instant.parse(rejected.read("$.lastReload.at", String.class))).isBetween(before, Instant.now());
+			assertThat(rejected.read("$.lastReload.changedKeys", List.class))
+				.containsExactly("ratelimit.policies.orders.tiers.anonymous[0].limit");
+			assertThat(rejected.read("$.lastReload.problems[0].property", String.class))
+				.isEqualTo("ratelimit.policies.orders.tiers.anonymous[0].limit");
+			assertThat(rejected.read("$.lastReload.problems[0].value", String.class)).isEqualTo("0");
+			assertThat(rejected.read("$.lastReload.problems[0].rule", String.class)).isNotBlank();
+			assertThat(reloads(gateway, "rejected")).isEqualTo(1);
+			assertThat(reloads(gateway, "accepted")).isZero();
+			write(config, 2);
+			gateway.client().post().uri("/actuator/refresh").exchange().expectStatus().isOk().expectBody(Void.class);
+			DocumentContext accepted = read(gateway, "/actuator/ratelimits");
+			assertThat(accepted.read("$.lastReload.outcome", String.class)).isEqualTo("accepted");
+			assertThat(accepted.read("$.lastReload.problems", List.class)).isEmpty();
+			assertThat(reloads(gateway, "accepted")).isEqualTo(1);
+			assertThat(reloads(gateway, "rejected")).isEqualTo(1);
+		}
+	}
+
+	private static DocumentContext read(GatewayRunner gateway, String path) {
+		String body = gateway.client()
+			.get()
+			.uri(path)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		return JsonPath.parse(body);
+	}
+
+	private static double reloads(GatewayRunner gateway, String outcome) {
+		return read(gateway, "/actuator/metrics/ratelimit.reloads?tag=outcome:" + outcome)
+			.read("$.measurements[0].value", Double.class);
 	}
 
 	private static void write(Path config, int limit) throws IOException {

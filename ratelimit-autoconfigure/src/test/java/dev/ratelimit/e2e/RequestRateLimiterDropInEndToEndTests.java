@@ -22,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RequestRateLimiterDropInEndToEndTests {
 
+	private static final String SECOND_ROUTE = "spring.cloud.gateway.server.webflux.routes[1].";
+
 	private static final Upstream upstream = Upstream.start();
 
 	@AfterAll
@@ -42,7 +44,10 @@ class RequestRateLimiterDropInEndToEndTests {
 				GatewayRunner.FIRST_ROUTE + "uri=" + upstream.uri(), GatewayRunner.FIRST_ROUTE + "predicates[0]=Path=/orders/**",
 				GatewayRunner.FIRST_ROUTE + "filters[0].name=RequestRateLimiter",
 				GatewayRunner.FIRST_ROUTE + "filters[0].args.rate-limiter=#{@ordersRateLimiter}",
-				GatewayRunner.FIRST_ROUTE + "filters[0].args.key-resolver=#{@tenantKeyResolver}")) {
+				GatewayRunner.FIRST_ROUTE + "filters[0].args.key-resolver=#{@tenantKeyResolver}",
+				SECOND_ROUTE + "id=orders-default-key", SECOND_ROUTE + "uri=" + upstream.uri(),
+				SECOND_ROUTE + "predicates[0]=Path=/default/**", SECOND_ROUTE + "filters[0].name=RequestRateLimiter",
+				SECOND_ROUTE + "filters[0].args.rate-limiter=#{@ordersRateLimiter}")) {
 			gateway.bean(ManualClock.class).advanceToMultipleOf(Duration.ofMinutes(1));
 			WebTestClient client = gateway.client();
 			EntityExchangeResult<byte[]> first = get(client, "/orders/a", "acme");
@@ -73,7 +78,28 @@ class RequestRateLimiterDropInEndToEndTests {
 					"orders-route", "caffeine", Outcome.REJECTED));
 			assertThat(decisions.get(4).tier()).isEqualTo("pro");
 
-			assertThat(gateway.policyRoutes("orders")).isEqualTo(List.of("orders-route"));
+			assertThat(gateway.policyRoutes("orders")).isEqualTo(List.of("orders-route", "orders-default-key"));
+			// The route's KeyResolver keys it, not the policy's key (api-key): the one it
+			// names, else the filter's default, which Spring Cloud Gateway made the
+			// application's one KeyResolver bean.
+			client.get()
+				.uri("/actuator/ratelimits")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.routes[0].id")
+				.isEqualTo("orders-route")
+				.jsonPath("$.routes[0].filter")
+				.isEqualTo("RequestRateLimiter")
+				.jsonPath("$.routes[0].key")
+				.isEqualTo("#{@tenantKeyResolver}")
+				.jsonPath("$.routes[1].id")
+				.isEqualTo("orders-default-key")
+				.jsonPath("$.routes[1].key")
+				.isEqualTo("#{@tenantKeyResolver}")
+				.jsonPath("$.policies.orders.key")
+				.isEqualTo("#{@tenantKeyResolver}");
 		}
 	}
 

@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
  * the bucket has room is renewed at once, ahead of the sync, so that growing demand
  * does not find the lease empty.
  * <p>
- * About 350 lines, a third of them comments: the lease's state and every transition
+ * About 400 lines, a third of them comments: the lease's state and every transition
  * of it live here, behind one monitor, so that the rules above can be checked in one
  * reading; the verdicts it builds are {@link LeaseVerdicts}'.
  */
@@ -77,6 +77,21 @@ final class Lease {
 	/** The lot no longer spent, given back by the next call. */
 	private Refund returning = Refund.NONE;
 
+	/**
+	 * When the returning lot stops counting in Redis: the end of the fixed window it was
+	 * leased in, or {@link #NEVER} while it counts until given back.
+	 */
+	private long returningExpireAtNanos = NEVER;
+
+	/**
+	 * Unspent units the call in flight gives back: Redis counts them as consumed until it
+	 * has, which its reply then says.
+	 */
+	private long givingBack;
+
+	/** When {@link #givingBack} stops counting in Redis, as {@link #returningExpireAtNanos}. */
+	private long givingBackExpireAtNanos = NEVER;
+
 	/** Units asked for since the last sync, admitted or not. */
 	private long demand;
 
@@ -91,6 +106,9 @@ final class Lease {
 
 	/** Each limit's decision on one more request after the last lease: what is left for the fleet. */
 	private Decision @Nullable [] global;
+
+	/** The cost of the one more request {@link #global} decided on. */
+	private long globalCost;
 
 	private long globalAtNanos;
 
@@ -150,7 +168,7 @@ final class Lease {
 		this.cost = cost;
 		this.idleSinceNanos = -1;
 		if (this.units >= cost) {
-			Verdict admitted = admit(cost);
+			Verdict admitted = admit(cost, now);
 			if (this.pending == null && this.units * 4 < this.lotSize && roomLeft() && this.guard.allowsCall()) {
 				fetchInBackground(cost);
 			}
@@ -173,7 +191,7 @@ final class Lease {
 	synchronized LeaseStep afterReply(long cost, boolean mayAskAgain) {
 		long now = this.clock.nanoTime();
 		if (this.units >= cost) {
-			return new LeaseStep.Decided(admit(cost));
+			return new LeaseStep.Decided(admit(cost, now));
 		}
 		if (this.global != null && !roomLeft()) {
 			return new LeaseStep.Decided(LeaseVerdicts.asRedisSaid(this.global, now - this.globalAtNanos));
@@ -233,9 +251,23 @@ final class Lease {
 		return this.retired;
 	}
 
-	private Verdict admit(long cost) {
+	private Verdict admit(long cost, long now) {
 		this.units -= cost;
-		return LeaseVerdicts.admitted(this.global, this.units);
+		return LeaseVerdicts.admitted(this.global, this.globalCost, this.units + unspentGivenBack(now));
+	}
+
+	/**
+	 * The units this node leased, does not spend and gives back (the returning lot and
+	 * the lots the call in flight gives back), as far as Redis still counts them: none
+	 * once the window they were leased in has ended.
+	 */
+	private long unspentGivenBack(long now) {
+		return (counts(this.returningExpireAtNanos, now) ? this.returning.units() : 0)
+				+ (counts(this.givingBackExpireAtNanos, now) ? this.givingBack : 0);
+	}
+
+	private static boolean counts(long expireAtNanos, long now) {
+		return expireAtNanos == NEVER || now - expireAtNanos < 0;
 	}
 
 	private LeaseStep fetch(long cost) {
@@ -282,12 +314,16 @@ final class Lease {
 		}
 		Refund back = this.returning;
 		this.returning = Refund.NONE;
+		long sentAtNanos = this.clock.nanoTime();
+		boolean backCounts = counts(this.returningExpireAtNanos, sentAtNanos);
+		this.givingBack = (backCounts ? back.units() : 0) + spare.units();
+		this.givingBackExpireAtNanos = (backCounts && back.units() > 0) ? this.returningExpireAtNanos
+				: this.unitsExpireAtNanos;
 		long requests = this.requests;
 		this.requests = 0;
-		long sentAtNanos = this.clock.nanoTime();
 		Mono<Void> call = this.script.lease(this.layout, this.id.key(), cost, want, requests, back, spare)
 			.timeout(this.timeout)
-			.doOnNext((reply) -> apply(reply, sentAtNanos))
+			.doOnNext((reply) -> apply(reply, sentAtNanos, cost))
 			.doOnError(this::failed)
 			.doOnCancel(this::forgetCall)
 			.then()
@@ -296,14 +332,16 @@ final class Lease {
 		return call;
 	}
 
-	private void apply(BucketScript.LeaseReply reply, long sentAtNanos) {
+	private void apply(BucketScript.LeaseReply reply, long sentAtNanos, long cost) {
 		this.guard.onSuccess();
 		synchronized (this) {
 			stopSpending();
+			this.givingBack = 0;
 			this.units = reply.granted();
 			this.lotSize = reply.granted();
 			this.unitsLeasedAtMicros = reply.atMicros();
 			this.global = reply.decisions();
+			this.globalCost = cost;
 			this.globalAtNanos = this.clock.nanoTime();
 			// Redis measured the window's end from a moment between sending and this
 			// reply: counted from the sending, the leased units expire at the latest
@@ -324,6 +362,7 @@ final class Lease {
 		// they were leased in only, and gives the other limits of the tier theirs.
 		if (this.units > 0) {
 			this.returning = new Refund(this.units, this.unitsLeasedAtMicros);
+			this.returningExpireAtNanos = this.unitsExpireAtNanos;
 		}
 		this.units = 0;
 	}
@@ -344,14 +383,17 @@ final class Lease {
 	private void failed(Throwable failure) {
 		this.guard.recordFailure(failure);
 		synchronized (this) {
-			// The call may or may not have given its lots back: neither is sent again.
-			// The spendable lot was not in it; it is not spent after its renewal failed.
+			// The call may or may not have given its lots back: neither is sent again, nor
+			// counted as the client's. The spendable lot was not in it; it is not spent
+			// after its renewal failed.
 			stopSpending();
+			this.givingBack = 0;
 			this.pending = null;
 		}
 	}
 
 	private synchronized void forgetCall() {
+		this.givingBack = 0;
 		this.pending = null;
 	}
 

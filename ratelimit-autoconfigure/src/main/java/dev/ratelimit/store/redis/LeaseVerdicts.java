@@ -18,14 +18,20 @@ final class LeaseVerdicts {
 	}
 
 	/**
-	 * Admitted from the lease, which still holds {@code unitsLeft} units: they count as
-	 * remaining, on top of what the fleet has left.
+	 * Admitted from the lease. Its remaining count is what the client can still use, as
+	 * far as this node knows: what Redis has leased to no node, plus the
+	 * {@code unitsHeld} this node leased and has not admitted (the lot it spends and the
+	 * lot it gives back next). Redis counts a leased unit as consumed, and its decision
+	 * is on one more request of {@code probeCost} after the lease: when that request
+	 * would be admitted, its cost is still unleased too. Units other nodes hold count as
+	 * used until they give them back.
 	 */
-	static Verdict admitted(Decision[] global, long unitsLeft) {
+	static Verdict admitted(Decision[] global, long probeCost, long unitsHeld) {
 		Decision[] decisions = new Decision[global.length];
 		for (int i = 0; i < decisions.length; i++) {
 			Decision limit = global[i];
-			decisions[i] = new Decision(true, Math.min(limit.limit(), limit.remaining() + unitsLeft), limit.limit(),
+			long unleased = limit.allowed() ? limit.remaining() + probeCost : limit.remaining();
+			decisions[i] = new Decision(true, Math.min(limit.limit(), unleased + unitsHeld), limit.limit(),
 					limit.resetNanos(), 0);
 		}
 		return Verdict.of(decisions);

@@ -144,6 +144,28 @@ class HybridBucketStoreTests {
 		assertThat(admitted).isEqualTo(9);
 	}
 
+	@ParameterizedTest
+	@MethodSource("limitsOfTen")
+	void eachAdmittedRequestReportsWhatTheClientCanStillUseNotWhatTheNodeLeased(Limit limit)
+			throws InterruptedException {
+		Tier tier = TestPolicies.tier("free", limit);
+		BucketId id = new BucketId("orders", "free", "client");
+		HybridBucketStore node = this.nodes.get(0);
+		List<Long> remaining = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			Verdict verdict = node.acquire(id, tier, 1).block();
+			assertThat(verdict.allowed()).isTrue();
+			remaining.add(verdict.reported().remaining());
+			if (i == 4) {
+				// Syncs renew the lease meanwhile: the lot left over goes back with the next.
+				Thread.sleep(3 * SYNC_INTERVAL.toMillis());
+			}
+		}
+		// Redis counts every leased unit as consumed: the node's own unspent units, and
+		// the one more request its decision was on, are still the client's.
+		assertThat(remaining).containsExactly(9L, 8L, 7L, 6L, 5L, 4L, 3L, 2L, 1L, 0L);
+	}
+
 	static List<Limit> limitsOfTen() {
 		return List.of(new FixedWindow(10, Duration.ofDays(1)), new SlidingWindowLog(10, Duration.ofHours(1)),
 				new SlidingWindowCounter(10, Duration.ofDays(1)), new TokenBucket(10, 1, Duration.ofHours(1)),

@@ -89,6 +89,17 @@ class RedisGatewayTests {
 		assertThat(statuses).filteredOn(HttpStatus.TOO_MANY_REQUESTS::equals).hasSize(90 - (int) admitted);
 	}
 
+	@Test
+	void hybridHeadersReportWhatTheClientCanStillUseOnThatGateway() {
+		// One gateway: the units it leased and has not admitted are still the client's.
+		for (int remaining = 29; remaining >= 26; remaining--) {
+			clients.get(0).get().uri("/hybrid/b").header("X-Client", "hybrid-headers-client").exchange()
+				.expectStatus().isOk()
+				.expectHeader().valueEquals("RateLimit-Remaining", Integer.toString(remaining))
+				.expectBody(Void.class);
+		}
+	}
+
 	/**
 	 * {@code count} requests of one client, one after the other, alternating between
 	 * the gateways.
