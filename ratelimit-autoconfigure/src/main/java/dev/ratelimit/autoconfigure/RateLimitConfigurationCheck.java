@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -17,7 +18,8 @@ import org.springframework.core.type.MethodMetadata;
  * Fails start-up on the problems {@link RateLimitConfigurationBinding} finds (a key no
  * property binds, a value that does not convert) before any bean binds the
  * properties, so that Spring Boot's own bind failure never comes first, and in one
- * report with the problems of the policies built from them.
+ * report with the problems of the policies built from them and, once those are valid,
+ * of the gateway routes' filters.
  */
 final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 
@@ -45,7 +47,10 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 		List<ConfigurationProblem> policyProblems = List.of();
 		if (policiesBuiltFromProperties(beanFactory)) {
 			try {
-				PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
+				RateLimitPolicies policies = PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
+				if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
+					policyProblems = GatewayRouteChecks.filterProblems(this.environment, beanFactory, policies);
+				}
 			}
 			catch (InvalidRateLimitConfigurationException ex) {
 				policyProblems = ex.getProblems();

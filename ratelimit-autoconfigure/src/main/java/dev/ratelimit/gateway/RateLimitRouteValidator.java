@@ -78,24 +78,40 @@ public class RateLimitRouteValidator implements InitializingBean {
 			@Nullable GatewayProperties gatewayProperties) {
 		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(policies));
 		if (gatewayProperties != null) {
-			checkFilters(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), problems);
-			List<RouteDefinition> routes = gatewayProperties.getRoutes();
-			for (int i = 0; i < routes.size(); i++) {
-				// The gateway never builds a disabled route.
-				if (routes.get(i).isEnabled()) {
-					checkFilters(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
-				}
+			problems.addAll(filterProblems(policies, gatewayProperties, this.rateLimiterBeanNames));
+		}
+		return problems;
+	}
+
+	/**
+	 * What would be wrong with the filters of {@code gatewayProperties} under
+	 * {@code policies}: a {@code RateLimit} filter naming no defined policy, a
+	 * {@code RequestRateLimiter} filter naming none of {@code rateLimiterBeanNames}.
+	 * Also asked before the beans exist, so that these problems are in one report with
+	 * those of the properties.
+	 */
+	public static List<ConfigurationProblem> filterProblems(RateLimitPolicies policies,
+			GatewayProperties gatewayProperties, Set<String> rateLimiterBeanNames) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		checkFilters(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), rateLimiterBeanNames,
+				problems);
+		List<RouteDefinition> routes = gatewayProperties.getRoutes();
+		for (int i = 0; i < routes.size(); i++) {
+			// The gateway never builds a disabled route.
+			if (routes.get(i).isEnabled()) {
+				checkFilters(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(),
+						rateLimiterBeanNames, problems);
 			}
 		}
 		return problems;
 	}
 
-	private void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
-			List<ConfigurationProblem> problems) {
+	private static void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+			Set<String> rateLimiterBeanNames, List<ConfigurationProblem> problems) {
 		checkRateLimitFilters(policies, path, filters, problems);
 		for (int i = 0; i < filters.size(); i++) {
 			String beanName = PolicyRateLimiter.rateLimiterBeanName(filters.get(i));
-			if (beanName != null && !this.rateLimiterBeanNames.contains(beanName)) {
+			if (beanName != null && !rateLimiterBeanNames.contains(beanName)) {
 				TreeSet<String> defined = new TreeSet<>();
 				policies.byId().keySet().forEach((id) -> defined.add(id + PolicyRateLimiter.BEAN_NAME_SUFFIX));
 				problems.add(new ConfigurationProblem(path + "[" + i + "]",

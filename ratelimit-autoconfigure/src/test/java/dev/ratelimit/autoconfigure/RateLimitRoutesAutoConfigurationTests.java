@@ -62,13 +62,12 @@ class RateLimitRoutesAutoConfigurationTests {
 	}
 
 	@Test
-	void aValueThatDoesNotBindIsReportedByThePropertiesBinding() {
+	void aValueThatDoesNotConvertIsInOurReport() {
 		this.contextRunner.withPropertyValues(TWO_POLICIES)
 			.withPropertyValues("ratelimit.policies.orders.shadow=maybe")
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("RateLimitProperties")
-				.rootCause()
-				.hasMessageContaining("maybe"));
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.policies.orders.shadow: was maybe, must be true or false"));
 	}
 
 	@Test
@@ -171,6 +170,27 @@ class RateLimitRoutesAutoConfigurationTests {
 				.contains("spring.cloud.gateway.server.webflux.routes[0].filters[0]: was RequestRateLimiter "
 						+ "rate-limiter=#{@legacyRateLimitr}, must name a RateLimiter bean");
 		});
+	}
+
+	@Test
+	void unknownKeysAndRouteFiltersNamingNothingAreOneReport() {
+		String routes = "spring.cloud.gateway.server.webflux.routes";
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withPropertyValues("ratelimit.policies.orders.shadwo=true", routes + "[0].id=orders",
+					routes + "[0].uri=http://localhost", routes + "[0].predicates[0]=Path=/o/**",
+					routes + "[0].filters[0]=RateLimit=ordres", routes + "[1].id=legacy",
+					routes + "[1].uri=http://localhost", routes + "[1].predicates[0]=Path=/l/**",
+					routes + "[1].filters[0].name=RequestRateLimiter",
+					routes + "[1].filters[0].args.rate-limiter=#{@legacyRateLimitr}")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.policies.orders.shadwo: was true, is not a known key; did you mean "
+						+ "shadow?")
+				.hasMessageContaining(routes + "[0].filters[0]: was RateLimit=ordres, must name a policy defined "
+						+ "under ratelimit.policies (defined: [orders, search])")
+				.hasMessageContaining(routes + "[1].filters[0]: was RequestRateLimiter rate-limiter="
+						+ "#{@legacyRateLimitr}, must name a RateLimiter bean: no bean is named 'legacyRateLimitr' "
+						+ "(the policies' beans: [ordersRateLimiter, searchRateLimiter])"));
 	}
 
 	/**
