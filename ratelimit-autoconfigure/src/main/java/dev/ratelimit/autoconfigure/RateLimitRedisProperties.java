@@ -20,9 +20,13 @@ public class RateLimitRedisProperties {
 	private String keyPrefix = "rl";
 
 	/**
-	 * Longest a decision may wait on Redis before the failure mode decides.
+	 * Longest a decision may wait on Redis before the failure mode decides, so the redis
+	 * store is exact only for the decisions Redis answers within it. The default is about
+	 * twice the slowest wait measured on a healthy Redis right after start-up, on a busy
+	 * two-core machine (see docs/benchmarks.md); a Redis that hangs makes only the
+	 * circuit breaker's failure-threshold decisions wait that long.
 	 */
-	private Duration timeout = Duration.ofMillis(50);
+	private Duration timeout = Duration.ofSeconds(1);
 
 	/**
 	 * What to decide when Redis fails or is too slow: allow (fail open), deny (fail

@@ -69,7 +69,7 @@ class RedisStoreAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("ratelimit.store=redis").run((context) -> {
 			RateLimitRedisProperties redis = context.getBean(RateLimitRedisProperties.class);
 			assertThat(redis.getKeyPrefix()).isEqualTo("rl");
-			assertThat(redis.getTimeout()).hasMillis(50);
+			assertThat(redis.getTimeout()).hasSeconds(1);
 			assertThat(redis.getOnFailure().configName()).isEqualTo("allow");
 			assertThat(context.getBean(RateLimitHybridProperties.class).getSyncInterval()).hasMillis(100);
 		});
