@@ -35,6 +35,16 @@ public class RateLimitRedisProperties {
 	private FailureMode onFailure = FailureMode.ALLOW;
 
 	/**
+	 * Longest wait between two attempts to reconnect after the connection to Redis is
+	 * lost: the client's back-off (1ms, 2ms, 4ms and so on, doubling) stops growing
+	 * there, so that a restarted Redis is used again within about this much once it
+	 * accepts connections. Applied to the application's Lettuce client resources, so to
+	 * all of its Redis connections, while a policy uses the redis or hybrid store;
+	 * Lettuce's own bound is 30s.
+	 */
+	private Duration maxReconnectDelay = Duration.ofSeconds(1);
+
+	/**
 	 * Circuit breaker that stops calling a failing Redis.
 	 */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
@@ -61,6 +71,14 @@ public class RateLimitRedisProperties {
 
 	public void setOnFailure(FailureMode onFailure) {
 		this.onFailure = onFailure;
+	}
+
+	public Duration getMaxReconnectDelay() {
+		return this.maxReconnectDelay;
+	}
+
+	public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+		this.maxReconnectDelay = maxReconnectDelay;
 	}
 
 	public CircuitBreaker getCircuitBreaker() {
