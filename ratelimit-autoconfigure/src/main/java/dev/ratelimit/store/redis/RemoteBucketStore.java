@@ -40,9 +40,9 @@ abstract class RemoteBucketStore implements BucketStore {
 	final MonotonicClock clock;
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect()}): far beyond what it
-	 * takes on a busy two-core machine starting two gateways at once (see
-	 * docs/benchmarks.md), short enough not to hold a deployment up while Redis hangs.
+	 * Longest start-up waits for the warm-up ({@link #connect()}): above the 7.3 s it
+	 * took at most on a two-core machine at load average 10 (docs/benchmarks.md, section
+	 * 7), short enough not to hold a deployment up while Redis hangs.
 	 */
 	static final Duration START_UP_WAIT = Duration.ofSeconds(10);
 
@@ -90,8 +90,8 @@ abstract class RemoteBucketStore implements BucketStore {
 		catch (TimeoutException ex) {
 			if (logger.isInfoEnabled()) {
 				logger.info("Rate limit store '" + name() + "' has no answer from Redis yet after "
-						+ this.startUpWait.toMillis() + "ms at start-up; start-up goes on, and requests are decided by ratelimit.redis.on-failure "
-						+ "until Redis answers");
+						+ this.startUpWait.toMillis() + "ms at start-up; start-up goes on, and requests are decided "
+						+ "by ratelimit.redis.on-failure until Redis answers");
 			}
 		}
 		catch (ExecutionException ex) {
