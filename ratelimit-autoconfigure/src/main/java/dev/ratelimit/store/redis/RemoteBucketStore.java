@@ -40,9 +40,10 @@ abstract class RemoteBucketStore implements BucketStore {
 	final MonotonicClock clock;
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect()}): above the 7.3 s it
-	 * took at most on a two-core machine at load average 10 (docs/benchmarks.md, section
-	 * 7), short enough not to hold a deployment up while Redis hangs.
+	 * Longest start-up waits for the warm-up ({@link #connect()}): about three times the
+	 * 3.8 s it took at most in a fresh JVM on a busy two-core machine (docs/benchmarks.md,
+	 * section 7), room for an application starting around it, short enough not to hold a
+	 * deployment up while Redis hangs.
 	 */
 	static final Duration START_UP_WAIT = Duration.ofSeconds(10);
 
