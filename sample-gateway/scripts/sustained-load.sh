@@ -13,7 +13,7 @@
 #   e.g. sample-gateway/scripts/sustained-load.sh 300 300 caffeine
 #        sample-gateway/scripts/sustained-load.sh 300 180 redis     # or hybrid
 #   REDIS_TIMEOUT (default 30s) is ratelimit.redis.timeout; with 50ms (the starter's
-#   default) a loaded machine hands decisions to on-failure, which the accounting reports.
+#   former default) a loaded machine hands decisions to on-failure, which the accounting reports.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 connections=${1:-300}

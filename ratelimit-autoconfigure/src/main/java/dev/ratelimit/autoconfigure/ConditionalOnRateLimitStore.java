@@ -11,8 +11,8 @@ import dev.ratelimit.policy.StoreType;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Matches when {@code ratelimit.store} or any policy's own {@code store} names the
- * given store type, so that a remote store exists only when something uses it.
+ * Matches when {@code ratelimit.store} or any policy's own {@code store} names one of
+ * the given store types, so that a remote store exists only when something uses it.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ ElementType.TYPE, ElementType.METHOD })
@@ -21,8 +21,8 @@ import org.springframework.context.annotation.Conditional;
 @interface ConditionalOnRateLimitStore {
 
 	/**
-	 * The store type that must be in use.
+	 * The store types one of which must be in use.
 	 */
-	StoreType value();
+	StoreType[] value();
 
 }

@@ -1,6 +1,8 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.ratelimit.policy.StoreType;
 
@@ -19,22 +21,24 @@ class OnRateLimitStoreCondition extends SpringBootCondition {
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-		StoreType wanted = (StoreType) metadata.getAnnotationAttributes(ConditionalOnRateLimitStore.class.getName())
-			.get("value");
+		List<StoreType> wanted = List.of((StoreType[]) metadata
+			.getAnnotationAttributes(ConditionalOnRateLimitStore.class.getName())
+			.get("value"));
 		Binder binder = Binder.get(context.getEnvironment());
 		StoreType global = binder.bind("ratelimit.store", StoreType.class).orElse(StoreType.CAFFEINE);
-		if (global == wanted) {
-			return ConditionOutcome.match("ratelimit.store is " + wanted.storeName());
+		if (wanted.contains(global)) {
+			return ConditionOutcome.match("ratelimit.store is " + global.storeName());
 		}
 		Map<String, PolicyStore> policies = binder.bind("ratelimit.policies", Bindable.mapOf(String.class,
 				PolicyStore.class)).orElse(Map.of());
 		for (Map.Entry<String, PolicyStore> policy : policies.entrySet()) {
-			if (policy.getValue().getStore() == wanted) {
-				return ConditionOutcome
-					.match("ratelimit.policies." + policy.getKey() + ".store is " + wanted.storeName());
+			StoreType store = policy.getValue().getStore();
+			if (store != null && wanted.contains(store)) {
+				return ConditionOutcome.match("ratelimit.policies." + policy.getKey() + ".store is " + store.storeName());
 			}
 		}
-		return ConditionOutcome.noMatch("no policy uses the " + wanted.storeName() + " store");
+		return ConditionOutcome.noMatch("no policy uses the "
+				+ wanted.stream().map(StoreType::storeName).collect(Collectors.joining(" or ")) + " store");
 	}
 
 	/**

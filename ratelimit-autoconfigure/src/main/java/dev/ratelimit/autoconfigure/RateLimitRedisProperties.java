@@ -20,15 +20,29 @@ public class RateLimitRedisProperties {
 	private String keyPrefix = "rl";
 
 	/**
-	 * Longest a decision may wait on Redis before the failure mode decides.
+	 * Longest a decision may wait on Redis before the failure mode decides, so the redis
+	 * store is exact only for the decisions Redis answers within it. The default is about
+	 * twice the slowest wait measured on a healthy Redis right after start-up, on a busy
+	 * two-core machine (see docs/benchmarks.md); a Redis that hangs makes only the
+	 * circuit breaker's failure-threshold decisions wait that long.
 	 */
-	private Duration timeout = Duration.ofMillis(50);
+	private Duration timeout = Duration.ofSeconds(1);
 
 	/**
 	 * What to decide when Redis fails or is too slow: allow (fail open), deny (fail
 	 * closed) or local (this node's Caffeine buckets until Redis is back).
 	 */
 	private FailureMode onFailure = FailureMode.ALLOW;
+
+	/**
+	 * Longest wait between two attempts to reconnect after the connection to Redis is
+	 * lost: the client's back-off (1ms, 2ms, 4ms and so on, doubling) stops growing
+	 * there, so that a restarted Redis is used again within about this much once it
+	 * accepts connections. Applied to the application's Lettuce client resources, so to
+	 * all of its Redis connections, while a policy uses the redis or hybrid store;
+	 * Lettuce's own bound is 30s.
+	 */
+	private Duration maxReconnectDelay = Duration.ofSeconds(1);
 
 	/**
 	 * Circuit breaker that stops calling a failing Redis.
@@ -57,6 +71,14 @@ public class RateLimitRedisProperties {
 
 	public void setOnFailure(FailureMode onFailure) {
 		this.onFailure = onFailure;
+	}
+
+	public Duration getMaxReconnectDelay() {
+		return this.maxReconnectDelay;
+	}
+
+	public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+		this.maxReconnectDelay = maxReconnectDelay;
 	}
 
 	public CircuitBreaker getCircuitBreaker() {

@@ -19,7 +19,7 @@ import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 @ConditionalOnClass({ ReactiveRedisConnectionFactory.class, RedisBucketStore.class })
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ RateLimitRedisProperties.class, RateLimitHybridProperties.class })
-@Import({ RedisStoreConfiguration.class, HybridStoreConfiguration.class })
+@Import({ RedisStoreConfiguration.class, HybridStoreConfiguration.class, RedisReconnectConfiguration.class })
 public final class RedisStoreAutoConfiguration {
 
 }

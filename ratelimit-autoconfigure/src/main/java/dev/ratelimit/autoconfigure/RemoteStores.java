@@ -76,13 +76,18 @@ final class RemoteStores {
 				breaker.getProbeInterval(), local, clock);
 	}
 
-	private static void validate(RateLimitRedisProperties properties) {
+	/**
+	 * Checks every {@code ratelimit.redis.*} property, reporting all problems at once.
+	 */
+	static void validate(RateLimitRedisProperties properties) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		ConfigurationChecks.positive("ratelimit.redis.timeout", properties.getTimeout(), problems);
 		if (properties.getOnFailure() == null) {
 			problems.add(new ConfigurationProblem("ratelimit.redis.on-failure", null,
 					"must be " + ConfigName.oneOf(FailureMode.values())));
 		}
+		ConfigurationChecks.positive("ratelimit.redis.max-reconnect-delay", properties.getMaxReconnectDelay(),
+				problems);
 		RateLimitRedisProperties.CircuitBreaker breaker = properties.getCircuitBreaker();
 		if (breaker.getFailureThreshold() < 1) {
 			problems.add(new ConfigurationProblem("ratelimit.redis.circuit-breaker.failure-threshold",

@@ -9,6 +9,8 @@ import dev.ratelimit.store.redis.FailureMode;
 import dev.ratelimit.store.redis.HybridBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -69,7 +71,8 @@ class RedisStoreAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("ratelimit.store=redis").run((context) -> {
 			RateLimitRedisProperties redis = context.getBean(RateLimitRedisProperties.class);
 			assertThat(redis.getKeyPrefix()).isEqualTo("rl");
-			assertThat(redis.getTimeout()).hasMillis(50);
+			assertThat(redis.getTimeout()).hasSeconds(1);
+			assertThat(redis.getMaxReconnectDelay()).hasSeconds(1);
 			assertThat(redis.getCircuitBreaker().getProbeInterval()).hasSeconds(1);
 			assertThat(redis.getOnFailure().configName()).isEqualTo("allow");
 			assertThat(context.getBean(RateLimitHybridProperties.class).getSyncInterval()).hasMillis(100);
@@ -134,6 +137,43 @@ class RedisStoreAutoConfigurationTests {
 				assertThat(redis.isRunning()).isFalse();
 				assertThat(hybrid.isRunning()).isFalse();
 			});
+	}
+
+	@Test
+	void theMaxReconnectDelayReachesTheApplicationsLettuceClient() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.max-reconnect-delay=300ms")
+			.run((context) -> {
+				Delay delay = context.getBean(ClientResources.class).reconnectDelay();
+				assertThat(delay.createDelay(1)).hasMillis(1);
+				assertThat(delay.createDelay(8)).hasMillis(128);
+				assertThat(delay.createDelay(9)).hasMillis(256);
+				assertThat(delay.createDelay(10)).hasMillis(300);
+				assertThat(delay.createDelay(30)).hasMillis(300);
+			});
+	}
+
+	@Test
+	void theHybridStoreBoundsTheReconnectDelayToo() {
+		this.contextRunner.withPropertyValues("ratelimit.policies.orders.store=hybrid")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(30))
+				.hasSeconds(1));
+	}
+
+	@Test
+	void theApplicationsLettuceClientIsLeftAloneWithoutARemoteStore() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean("rateLimitReconnectDelayCustomizer");
+			assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(30)).hasSeconds(30);
+		});
+	}
+
+	@Test
+	void zeroMaxReconnectDelayFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.max-reconnect-delay=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.redis.max-reconnect-delay"));
 	}
 
 	@Test

@@ -44,9 +44,6 @@ class SampleGatewayRedisProfileTests {
 	static void ports(DynamicPropertyRegistry registry) {
 		registry.add("server.port", () -> PORT);
 		registry.add("spring.data.redis.port", () -> redis.ports().get(0));
-		// The profile's 50 ms suits a production Redis next door; a busy test machine's
-		// first script load can take longer, and then on-failure, not Redis, would decide.
-		registry.add("ratelimit.redis.timeout", () -> "2s");
 	}
 
 	@AfterAll

@@ -3,7 +3,9 @@ package dev.ratelimit.store.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -17,7 +19,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
+import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import org.jspecify.annotations.Nullable;
@@ -50,6 +57,13 @@ public final class BucketScript {
 			"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua");
 
 	private static final long NANOS_PER_MICRO = 1_000;
+
+	/**
+	 * The limits of the start-up warm-up: one of each algorithm, one request a second.
+	 */
+	private static final List<Limit> WARM_UP_LIMITS = List.of(new FixedWindow(1, Duration.ofSeconds(1)),
+			new SlidingWindowLog(1, Duration.ofSeconds(1)), new SlidingWindowCounter(1, Duration.ofSeconds(1)),
+			new TokenBucket(1, 1, Duration.ofSeconds(1)), new LeakyBucket(1, 1, Duration.ofSeconds(1)));
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
@@ -99,6 +113,36 @@ public final class BucketScript {
 	 */
 	Mono<Void> ping() {
 		return onRedis(this.redis.execute((connection) -> connection.ping())).then();
+	}
+
+	/**
+	 * Loads every script into Redis's script cache ({@code SCRIPT LOAD}), then makes
+	 * {@code rounds} bursts of {@code burst} concurrent calls of each, on keys of the
+	 * warm-up's own ({@link TierLayout#warmUp(String, Tier)}): a node's first requests
+	 * then find their script cached, so that {@code EVALSHA} answers at once rather than
+	 * {@code NOSCRIPT} and an {@code EVAL} of the whole source, and find the code that
+	 * calls Redis and reads its replies loaded and compiled. Every warm-up limit allows
+	 * one request a second: its keys expire within seconds, and both verdicts are
+	 * exercised.
+	 */
+	@SuppressWarnings("rawtypes")
+	Mono<Void> warmUp(int rounds, int burst) {
+		List<RedisScript<List>> scripts = new ArrayList<>(this.leanScripts.values());
+		scripts.add(this.script);
+		Mono<Void> load = Flux.fromIterable(scripts)
+			.concatMap((script) -> onRedis(this.redis.execute((connection) -> connection.scriptingCommands()
+				.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
+			.then();
+		List<Mono<?>> calls = new ArrayList<>();
+		for (Limit limit : WARM_UP_LIMITS) {
+			TierLayout lean = TierLayout.warmUp(this.keyPrefix, new Tier(limit.algorithm().configName(), List.of(limit)));
+			calls.add(Mono.defer(() -> acquire(lean, "warm-up", 1)));
+		}
+		TierLayout generic = TierLayout.warmUp(this.keyPrefix, new Tier("generic", WARM_UP_LIMITS));
+		calls.add(Mono.defer(() -> acquire(generic, "warm-up", 1)));
+		calls.add(Mono.defer(() -> lease(generic, "warm-up", 1, 2, 1, Refund.NONE, Refund.NONE)));
+		Mono<Void> round = Flux.range(0, burst).flatMap((call) -> Flux.fromIterable(calls).flatMap(Mono::then)).then();
+		return load.then(Flux.range(0, rounds).concatMap((each) -> round).then());
 	}
 
 	/**

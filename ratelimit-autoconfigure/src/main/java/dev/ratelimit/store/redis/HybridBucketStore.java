@@ -77,7 +77,12 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	 */
 	public HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
 			MonotonicClock clock) {
-		super(script, timeout, guard, clock);
+		this(script, timeout, syncInterval, guard, clock, START_UP_WAIT);
+	}
+
+	HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
+			MonotonicClock clock, Duration startUpWait) {
+		super(script, timeout, guard, clock, startUpWait);
 		this.syncInterval = syncInterval;
 	}
 

@@ -40,7 +40,12 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * @param clock the clock health's PING is timed with
 	 */
 	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock) {
-		super(script, timeout, guard, clock);
+		this(script, timeout, guard, clock, START_UP_WAIT);
+	}
+
+	RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+			Duration startUpWait) {
+		super(script, timeout, guard, clock, startUpWait);
 	}
 
 	@Override
@@ -49,7 +54,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	}
 
 	/**
-	 * Opens the connection to Redis once the application's beans exist.
+	 * Opens the connection to Redis and warms the decision path up once the
+	 * application's beans exist, before the web server starts.
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {

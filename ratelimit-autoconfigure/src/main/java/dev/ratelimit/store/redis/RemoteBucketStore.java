@@ -1,11 +1,17 @@
 package dev.ratelimit.store.redis;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -14,6 +20,8 @@ import reactor.core.publisher.Mono;
  * Redis fails, and a read side that goes straight to Redis, whatever decides requests.
  */
 abstract class RemoteBucketStore implements BucketStore {
+
+	private static final Log logger = LogFactory.getLog(RemoteBucketStore.class);
 
 	final BucketScript script;
 
@@ -31,8 +39,30 @@ abstract class RemoteBucketStore implements BucketStore {
 
 	final MonotonicClock clock;
 
-	RemoteBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock) {
+	/**
+	 * Longest start-up waits for the warm-up ({@link #connect()}): about three times the
+	 * 3.8 s it took at most in a fresh JVM on a busy two-core machine (docs/benchmarks.md,
+	 * section 7), room for an application starting around it, short enough not to hold a
+	 * deployment up while Redis hangs.
+	 */
+	static final Duration START_UP_WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * Bursts of calls of each script the warm-up makes, and the calls in each.
+	 */
+	static final int WARM_UP_ROUNDS = 3;
+
+	static final int WARM_UP_BURST = 40;
+
+	/**
+	 * Longest start-up waits for {@link #connect()}: {@link #START_UP_WAIT} but in tests.
+	 */
+	private final Duration startUpWait;
+
+	RemoteBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+			Duration startUpWait) {
 		this.script = script;
+		this.startUpWait = startUpWait;
 		this.reader = new BucketReader(script);
 		this.timeout = timeout;
 		this.guard = guard;
@@ -41,17 +71,43 @@ abstract class RemoteBucketStore implements BucketStore {
 	}
 
 	/**
-	 * Opens the connection before the first request needs it, waiting at most the read
-	 * timeout: a request that finds no connection is decided by the failure mode
-	 * unless one opens within the decision timeout, and connecting takes longer than
-	 * that on a slow network. A Redis that cannot be reached delays start-up by that
-	 * wait at most, never stops it.
+	 * Opens the connection, loads the scripts and exercises the decision path before the
+	 * first request needs them ({@link BucketScript#warmUp(int, int)}): on a just-started
+	 * node of a busy machine, a request that finds no connection, a script Redis does not
+	 * hold or its code path still cold is slower than the decision timeout, and the
+	 * failure mode decides it. Start-up waits for this {@link #START_UP_WAIT} at most; a
+	 * Redis that refuses the connection is reported at once and never stops start-up. A
+	 * warning says only that Redis failed, when the client says so: a Redis merely slow
+	 * to answer gets an INFO line, and the warm-up goes on in the background.
 	 */
 	void connect() {
-		this.script.ping().timeout(this.readTimeout).onErrorResume((failure) -> {
-			this.guard.unreachableAtStartUp(failure);
-			return Mono.empty();
-		}).block();
+		CompletableFuture<Void> warmedUp = this.script.ping()
+			.doOnError(this.guard::unreachableAtStartUp)
+			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST).doOnError(this::warmUpFailed)))
+			.toFuture();
+		try {
+			warmedUp.get(this.startUpWait.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			if (logger.isInfoEnabled()) {
+				logger.info("Rate limit store '" + name() + "' has no answer from Redis yet after "
+						+ this.startUpWait.toMillis() + "ms at start-up; start-up goes on, and requests are decided "
+						+ "by ratelimit.redis.on-failure until Redis answers");
+			}
+		}
+		catch (ExecutionException ex) {
+			// Logged as it failed, above.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void warmUpFailed(Throwable failure) {
+		if (logger.isWarnEnabled()) {
+			logger.warn("Rate limit store '" + name() + "' reaches Redis but its start-up warm-up failed (" + failure
+					+ "); the first requests may be decided by ratelimit.redis.on-failure");
+		}
 	}
 
 	/**

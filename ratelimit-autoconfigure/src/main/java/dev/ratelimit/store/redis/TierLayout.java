@@ -47,6 +47,11 @@ final class TierLayout {
 	 */
 	static final String BUCKET_SUFFIX = "}:b2";
 
+	/**
+	 * The policy part of the start-up warm-up's keys: see {@link #warmUp(String, Tier)}.
+	 */
+	static final String WARM_UP_POLICY = "%warm-up";
+
 	private final Tier tier;
 
 	private final String keyPrefix;
@@ -69,8 +74,22 @@ final class TierLayout {
 	private final List<String> leanArguments;
 
 	TierLayout(String prefix, String policy, Tier tier) {
+		this(prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":", tier);
+	}
+
+	/**
+	 * The layout of a tier the start-up warm-up decides on, in keys of its own: its
+	 * policy part is {@value #WARM_UP_POLICY}, a {@code %} not followed by two hex digits,
+	 * which no escaped policy id is, so that no policy's bucket, read or SCAN pattern ever
+	 * meets them.
+	 */
+	static TierLayout warmUp(String prefix, Tier tier) {
+		return new TierLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
+	}
+
+	private TierLayout(String keyPrefix, Tier tier) {
 		this.tier = tier;
-		this.keyPrefix = prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":";
+		this.keyPrefix = keyPrefix;
 		List<Limit> limits = tier.limits();
 		this.keySuffixes = new String[limits.size() + 1];
 		List<String> arguments = new ArrayList<>(limits.size() * ScriptProtocol.ARGUMENTS_PER_LIMIT);

@@ -33,7 +33,15 @@ final class Pause {
 	 * Redis has had {@link #RECOVERY} to come back.
 	 */
 	static void untilRecovered(String what, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + RECOVERY.toNanos();
+		until(what, RECOVERY, condition);
+	}
+
+	/**
+	 * Checks {@code condition} every 100ms until it holds, failing as {@code what} once
+	 * {@code within} has passed.
+	 */
+	static void until(String what, Duration within, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + within.toNanos();
 		while (!condition.getAsBoolean()) {
 			assertThat(System.nanoTime()).as(what).isLessThan(deadline);
 			sleep(100);

@@ -12,6 +12,12 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  */
 final class TestStores {
 
+	/**
+	 * How long a store's start-up waits for Redis here: as long as before the warm-up,
+	 * so that the tests starting stores on a Redis that does not answer take no longer.
+	 */
+	static final Duration START_UP_WAIT = Duration.ofSeconds(1);
+
 	private TestStores() {
 	}
 
@@ -40,7 +46,7 @@ final class TestStores {
 	 */
 	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard) {
 		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard,
-				MonotonicClock.SYSTEM);
+				MonotonicClock.SYSTEM, START_UP_WAIT);
 		store.afterSingletonsInstantiated();
 		return store;
 	}
@@ -51,7 +57,7 @@ final class TestStores {
 	static HybridBucketStore hybrid(ReactiveStringRedisTemplate template, Duration timeout, Duration syncInterval,
 			RemoteFailureGuard guard) {
 		HybridBucketStore store = new HybridBucketStore(new BucketScript(template, "rl"), timeout, syncInterval, guard,
-				MonotonicClock.SYSTEM);
+				MonotonicClock.SYSTEM, START_UP_WAIT);
 		store.start();
 		return store;
 	}

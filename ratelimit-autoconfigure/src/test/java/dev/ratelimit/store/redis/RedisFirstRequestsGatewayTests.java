@@ -1,0 +1,84 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.ratelimit.e2e.GatewayTestApplication;
+import dev.ratelimit.e2e.Upstream;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The trial of issue 20: two gateway instances just started on one Redis, 40 requests
+ * at once split over both against a {@code store: redis} limit of 10, with the default
+ * timeout and on-failure mode. Exact from the first request: 10 admitted, 30 rejected,
+ * none decided by on-failure, which would have admitted them.
+ */
+class RedisFirstRequestsGatewayTests {
+
+	@Test
+	void twoJustStartedGatewaysAdmitExactlyTheLimitOfFortyRequestsAtOnce() {
+		try (Upstream upstream = Upstream.start(); TestRedis redis = TestRedis.startEmbedded()) {
+			CompletableFuture<ConfigurableApplicationContext> first = CompletableFuture
+				.supplyAsync(() -> gateway(redis, upstream));
+			CompletableFuture<ConfigurableApplicationContext> second = CompletableFuture
+				.supplyAsync(() -> gateway(redis, upstream));
+			List<ConfigurableApplicationContext> gateways = List.of(first.join(), second.join());
+			try {
+				List<Integer> statuses = Flux.range(0, 40)
+					.flatMap((request) -> status(gateways.get(request % 2)), 40)
+					.collectList()
+					.block(Duration.ofSeconds(30));
+				assertThat(statuses).as("statuses, with %s request(s) decided by on-failure", fallbacks(gateways))
+					.containsOnly(200, 429)
+					.filteredOn((status) -> status == 200)
+					.hasSize(10);
+				assertThat(upstream.hits("/trial")).isEqualTo(10);
+			}
+			finally {
+				gateways.forEach(ConfigurableApplicationContext::close);
+			}
+		}
+	}
+
+	/**
+	 * A request of the one client on a new connection, so that all 40 are sent at once.
+	 */
+	private static Mono<Integer> status(ConfigurableApplicationContext gateway) {
+		return HttpClient.newConnection()
+			.headers((headers) -> headers.add("X-Client", "trial-client"))
+			.get()
+			.uri("http://127.0.0.1:" + gateway.getEnvironment().getProperty("local.server.port") + "/trial")
+			.responseSingle((response, body) -> body.then(Mono.just(response.status().code())));
+	}
+
+	private static long fallbacks(List<ConfigurableApplicationContext> gateways) {
+		return gateways.stream()
+			.mapToLong((gateway) -> (Long) gateway.getBean(RedisBucketStore.class).health().details().get("fallbacks"))
+			.sum();
+	}
+
+	private static ConfigurableApplicationContext gateway(TestRedis redis, Upstream upstream) {
+		return new SpringApplicationBuilder(GatewayTestApplication.class)
+			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+					"spring.data.redis.port=" + redis.port(), "ratelimit.store=redis",
+					"ratelimit.policies.trial.key=header:X-Client",
+					"ratelimit.policies.trial.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.trial.tiers.anonymous[0].limit=10",
+					"ratelimit.policies.trial.tiers.anonymous[0].window=1h",
+					"spring.cloud.gateway.server.webflux.routes[0].id=trial",
+					"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+					"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/trial",
+					"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=trial")
+			.run();
+	}
+
+}
