@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.LivePolicies;
@@ -32,7 +33,8 @@ class PolicyReloadConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PolicyReloads rateLimitPolicyReloads() {
-		return new PolicyReloads();
+		// Real time, whatever clock the buckets run on: an operator reads when it was.
+		return new PolicyReloads(MonotonicClock.SYSTEM);
 	}
 
 	@Bean

@@ -1,6 +1,5 @@
 package dev.ratelimit.policy;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.ratelimit.algorithm.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PolicyReloads {
 
-	private final Clock clock;
+	private final MonotonicClock clock;
 
 	private final AtomicReference<@Nullable Reload> last = new AtomicReference<>();
 
@@ -26,14 +26,11 @@ public final class PolicyReloads {
 
 	private final AtomicLong rejected = new AtomicLong();
 
-	public PolicyReloads() {
-		this(Clock.systemUTC());
-	}
-
 	/**
-	 * @param clock tells when each reload happened
+	 * @param clock tells when each reload happened, on the epoch's timeline (a clock
+	 * anchored once on the wall clock, as no other class reads it)
 	 */
-	public PolicyReloads(Clock clock) {
+	public PolicyReloads(MonotonicClock clock) {
 		this.clock = clock;
 	}
 
@@ -42,7 +39,7 @@ public final class PolicyReloads {
 	 * @param changedKeys the changed {@code ratelimit.*} keys
 	 */
 	public void accepted(Set<String> changedKeys) {
-		record(new Reload(this.clock.instant(), Outcome.ACCEPTED, List.copyOf(changedKeys), List.of()),
+		record(new Reload(now(), Outcome.ACCEPTED, List.copyOf(changedKeys), List.of()),
 				this.accepted);
 	}
 
@@ -52,8 +49,12 @@ public final class PolicyReloads {
 	 * @param problems why they were rejected
 	 */
 	public void rejected(Set<String> changedKeys, List<ConfigurationProblem> problems) {
-		record(new Reload(this.clock.instant(), Outcome.REJECTED, List.copyOf(changedKeys), problems),
+		record(new Reload(now(), Outcome.REJECTED, List.copyOf(changedKeys), problems),
 				this.rejected);
+	}
+
+	private Instant now() {
+		return Instant.ofEpochSecond(0, this.clock.nanoTime());
 	}
 
 	private void record(Reload reload, AtomicLong count) {

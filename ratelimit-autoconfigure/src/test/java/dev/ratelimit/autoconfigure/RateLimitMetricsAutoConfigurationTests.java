@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.actuator.InMemoryBucketStore;
+import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.actuator.TestPolicies;
 import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
@@ -58,7 +59,7 @@ class RateLimitMetricsAutoConfigurationTests {
 	@Test
 	void countsReloadsByOutcomeWhereThePoliciesAreReloaded() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(RateLimitReloadMetrics.class));
-		this.contextRunner.withBean(PolicyReloads.class, PolicyReloads::new).run((context) -> {
+		this.contextRunner.withBean(PolicyReloads.class, () -> new PolicyReloads(MonotonicClock.SYSTEM)).run((context) -> {
 			context.getBean(PolicyReloads.class).rejected(Set.of("ratelimit.policies.orders.shadwo"), List.of());
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.get("ratelimit.reloads").tag("outcome", "rejected").functionCounter().count())

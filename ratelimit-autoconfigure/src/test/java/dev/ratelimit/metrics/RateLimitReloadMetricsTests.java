@@ -3,6 +3,7 @@ package dev.ratelimit.metrics;
 import java.util.List;
 import java.util.Set;
 
+import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.PolicyReloads;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +19,7 @@ class RateLimitReloadMetricsTests {
 
 	@Test
 	void countsReloadsByOutcome() {
-		PolicyReloads reloads = new PolicyReloads();
+		PolicyReloads reloads = new PolicyReloads(MonotonicClock.SYSTEM);
 		MeterRegistry registry = new SimpleMeterRegistry();
 		new RateLimitReloadMetrics(reloads).bindTo(registry);
 		assertThat(count(registry, "accepted")).isZero();

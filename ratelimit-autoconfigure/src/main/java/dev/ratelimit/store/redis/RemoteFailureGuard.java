@@ -212,9 +212,11 @@ public final class RemoteFailureGuard {
 
 	/**
 	 * Redis could not be reached when the store started: say so once, and what decides
-	 * until it can be.
+	 * until it can be. Counted as a failure, so that health says so from the start and
+	 * the background probe heals the store once Redis answers, before any request.
 	 */
 	void unreachableAtStartUp(Throwable failure) {
+		recordFailure(failure);
 		if (logger.isWarnEnabled()) {
 			logger.warn("Rate limit store '" + this.storeName + "' cannot reach Redis at start-up (" + failure
 					+ "); requests are decided by ratelimit.redis.on-failure=" + this.failureMode.configName()

@@ -14,6 +14,7 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -122,6 +123,10 @@ class StartUpWarmUpTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(wait.dividedBy(2));
 		assertThat(output).contains("Rate limit store 'redis' cannot reach Redis at start-up")
 			.doesNotContain("has no answer from Redis yet");
+		// Health tells from the start, before any request fails.
+		StoreHealth health = store.health();
+		assertThat(health.up()).isFalse();
+		assertThat(health.details()).containsEntry("remote", "DOWN").containsKey("lastError");
 	}
 
 	private BucketStore start(String storeName, ReactiveStringRedisTemplate template) {
