@@ -210,6 +210,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 
 	@Override
 	public StoreHealth health() {
+		pingInBackground();
 		Map<String, Object> details = this.guard.healthDetails();
 		details.put("syncInterval", this.syncInterval.toString());
 		details.put("leases", this.leases.size());

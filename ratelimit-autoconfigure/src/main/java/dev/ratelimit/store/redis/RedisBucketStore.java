@@ -2,7 +2,6 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
@@ -27,11 +26,6 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
 	public static final String NAME = StoreType.REDIS.storeName();
-
-	/**
-	 * Latency of the last health PING in microseconds; negative when it failed.
-	 */
-	private final AtomicLong pingMicros = new AtomicLong(-1);
 
 	/**
 	 * @param script the bucket script, bound to the key prefix
@@ -77,17 +71,12 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	}
 
 	/**
-	 * The breaker's view, with the latency of the previous health check's PING; each
-	 * call sends a new PING in the background, so that the health endpoint never
-	 * waits on Redis.
+	 * The breaker's view, with the latency of the previous health check's PING
+	 * ({@link #pingInBackground()}).
 	 */
 	@Override
 	public StoreHealth health() {
-		long started = this.clock.nanoTime();
-		this.script.ping()
-			.timeout(this.readTimeout)
-			.subscribe(null, (failure) -> this.pingMicros.set(-1),
-					() -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000));
+		pingInBackground();
 		Map<String, Object> details = this.guard.healthDetails();
 		long ping = this.pingMicros.get();
 		details.put("pingMicros", (ping >= 0) ? ping : "failed");

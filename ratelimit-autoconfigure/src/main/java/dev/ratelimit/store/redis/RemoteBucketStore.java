@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -38,6 +39,11 @@ abstract class RemoteBucketStore implements BucketStore {
 	final Duration readTimeout;
 
 	final MonotonicClock clock;
+
+	/**
+	 * Latency of the last health check's PING in microseconds; negative when it failed.
+	 */
+	final AtomicLong pingMicros = new AtomicLong(-1);
 
 	/**
 	 * Longest start-up waits for the warm-up ({@link #connect()}): about three times the
@@ -108,6 +114,20 @@ abstract class RemoteBucketStore implements BucketStore {
 			logger.warn("Rate limit store '" + name() + "' reaches Redis but its start-up warm-up failed (" + failure
 					+ "); the first requests may be decided by ratelimit.redis.on-failure");
 		}
+	}
+
+	/**
+	 * A health check's PING, sent in the background so that the health endpoint never
+	 * waits on Redis. Bounded by the decision timeout, as the probe is, and its failure
+	 * counts against the breaker as a request's would: a store that no request reaches
+	 * says that Redis is down, and its probe then heals it once Redis answers.
+	 */
+	void pingInBackground() {
+		long started = this.clock.nanoTime();
+		this.script.ping().timeout(this.timeout).subscribe(null, (failure) -> {
+			this.pingMicros.set(-1);
+			this.guard.recordFailure(failure);
+		}, () -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000));
 	}
 
 	/**

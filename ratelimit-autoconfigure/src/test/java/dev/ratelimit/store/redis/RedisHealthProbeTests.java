@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis restarted while no request comes for the {@code redis} and {@code hybrid}
  * stores: their background probes alone close the breakers (which would otherwise stay
  * open an hour) and both stores are up again within the probe interval of Redis
- * answering, with no request and no health check.
+ * answering, with no request and no health check; and their health checks alone tell
+ * that Redis went down.
  */
 class RedisHealthProbeTests {
 
@@ -102,6 +103,29 @@ class RedisHealthProbeTests {
 				.containsEntry("circuitBreaker", "closed");
 			assertThat(acquire(store, "after").fallback()).as(store.name()).isFalse();
 		}
+	}
+
+	@Test
+	void aStoreNoRequestReachesTellsFromItsHealthChecksThatRedisIsDown() {
+		this.redisStore.start();
+		this.redis.stop();
+		// No request: only the health checks' PINGs can find the outage.
+		for (BucketStore store : List.of(this.redisStore, this.hybridStore)) {
+			long deadline = System.nanoTime() + HEALED_WITHIN.toNanos();
+			while (store.health().up()) {
+				assertThat(System.nanoTime()).as(store.name() + " down within " + HEALED_WITHIN).isLessThan(deadline);
+				Pause.sleep(20);
+			}
+			StoreHealth health = store.health();
+			assertThat(health.serving()).as(store.name()).isTrue();
+			assertThat(health.details()).as(store.name())
+				.containsEntry("remote", "DOWN")
+				.containsEntry("circuitBreaker", "open")
+				.containsKey("lastError");
+		}
+		this.redis.restart();
+		untilUp(this.redisGuard, System.nanoTime() + Duration.ofSeconds(10).toNanos() - HEALED_WITHIN.toNanos());
+		untilUp(this.hybridGuard, System.nanoTime() + Duration.ofSeconds(10).toNanos() - HEALED_WITHIN.toNanos());
 	}
 
 	@Test
