@@ -5,7 +5,6 @@ import java.util.Set;
 
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -16,8 +15,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * The gateway's routes checked against the policies before any bean exists, for
- * {@link RateLimitConfigurationCheck}: loaded only where the route validator is
- * defined, so only with Spring Cloud Gateway.
+ * {@link RateLimitConfigurationCheck} and the policies' bean: called only where the
+ * route validator, {@link #ROUTE_VALIDATOR_BEAN}, is defined, so only with Spring Cloud
+ * Gateway (the constant is compiled into its callers: reading it loads no class).
  */
 final class GatewayRouteChecks {
 
@@ -27,11 +27,12 @@ final class GatewayRouteChecks {
 	}
 
 	/**
-	 * The problems of the configured routes' filters under {@code policies}; none when
-	 * the routes do not bind, which the gateway's own binding reports.
+	 * The problems of the configured routes' filters under the policies
+	 * {@code policyIds}, valid or not; none when the routes do not bind, which the
+	 * gateway's own binding reports.
 	 */
 	static List<ConfigurationProblem> filterProblems(Environment environment,
-			ConfigurableListableBeanFactory beanFactory, RateLimitPolicies policies) {
+			ConfigurableListableBeanFactory beanFactory, Set<String> policyIds) {
 		GatewayProperties routes;
 		try {
 			routes = Binder.get(environment).bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
@@ -41,7 +42,7 @@ final class GatewayRouteChecks {
 		}
 		// Definitions only: the policies' RateLimiter beans are registered by now.
 		Set<String> rateLimiters = Set.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false));
-		return RateLimitRouteValidator.filterProblems(policies, routes, rateLimiters);
+		return RateLimitRouteValidator.filterProblems(policyIds, routes, rateLimiters);
 	}
 
 }

@@ -1,8 +1,12 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 
@@ -30,8 +34,21 @@ class PolicyConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory) {
-		return policyFactory(beanFactory).create(properties);
+	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		try {
+			return policyFactory(beanFactory).create(properties);
+		}
+		catch (InvalidRateLimitConfigurationException ex) {
+			if (!beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
+				throw ex;
+			}
+			// The routes' filters in the same report, against the policies' ids.
+			List<ConfigurationProblem> problems = new ArrayList<>(ex.getProblems());
+			problems.addAll(GatewayRouteChecks.filterProblems(environment, beanFactory,
+					properties.getPolicies().keySet()));
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
 	}
 
 	/**

@@ -33,8 +33,9 @@ import org.springframework.core.env.Environment;
  * level (a misspelt {@code refil-period} is otherwise ignored, and the bucket refills
  * at the default period), and a value that does not convert, with what it must be (an
  * enum's values as configuration writes them), so that it is in the same report as the
- * rest rather than Spring Boot's bind failure, which stops at the first. Used at start-up ({@link RateLimitConfigurationCheck})
- * and on a live reload ({@link PolicyReloader}), so that both judge alike.
+ * rest rather than Spring Boot's bind failure, which stops at the first. Used at
+ * start-up ({@link RateLimitConfigurationCheck}) and on a live reload
+ * ({@link PolicyReloader}), so that both judge alike.
  */
 final class RateLimitConfigurationBinding {
 

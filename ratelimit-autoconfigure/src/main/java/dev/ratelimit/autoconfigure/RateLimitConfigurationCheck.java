@@ -1,10 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -18,8 +18,8 @@ import org.springframework.core.type.MethodMetadata;
  * Fails start-up on the problems {@link RateLimitConfigurationBinding} finds (a key no
  * property binds, a value that does not convert) before any bean binds the
  * properties, so that Spring Boot's own bind failure never comes first, and in one
- * report with the problems of the policies built from them and, once those are valid,
- * of the gateway routes' filters.
+ * report with the problems of the policies built from them and of the gateway routes'
+ * filters.
  */
 final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 
@@ -44,16 +44,17 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 		if (bound.problems().isEmpty()) {
 			return;
 		}
-		List<ConfigurationProblem> policyProblems = List.of();
+		List<ConfigurationProblem> policyProblems = new ArrayList<>();
 		if (policiesBuiltFromProperties(beanFactory)) {
 			try {
-				RateLimitPolicies policies = PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
-				if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
-					policyProblems = GatewayRouteChecks.filterProblems(this.environment, beanFactory, policies);
-				}
+				PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
 			}
 			catch (InvalidRateLimitConfigurationException ex) {
-				policyProblems = ex.getProblems();
+				policyProblems.addAll(ex.getProblems());
+			}
+			if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
+				policyProblems.addAll(GatewayRouteChecks.filterProblems(this.environment, beanFactory,
+						bound.properties().getPolicies().keySet()));
 			}
 		}
 		throw new InvalidRateLimitConfigurationException(bound.with(policyProblems));

@@ -2,6 +2,7 @@ package dev.ratelimit.gateway;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
@@ -113,8 +114,12 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	}
 
 	static String unknownPolicyRule(RateLimitPolicies policies) {
+		return unknownPolicyRule(policies.byId().keySet());
+	}
+
+	static String unknownPolicyRule(Set<String> policyIds) {
 		return "must name a policy defined under ratelimit.policies (defined: "
-				+ (policies.byId().isEmpty() ? "none" : new TreeSet<>(policies.byId().keySet())) + ")";
+				+ (policyIds.isEmpty() ? "none" : new TreeSet<>(policyIds)) + ")";
 	}
 
 	/**

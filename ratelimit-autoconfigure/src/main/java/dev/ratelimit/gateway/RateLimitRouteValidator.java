@@ -78,42 +78,42 @@ public class RateLimitRouteValidator implements InitializingBean {
 			@Nullable GatewayProperties gatewayProperties) {
 		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(policies));
 		if (gatewayProperties != null) {
-			problems.addAll(filterProblems(policies, gatewayProperties, this.rateLimiterBeanNames));
+			problems.addAll(filterProblems(policies.byId().keySet(), gatewayProperties, this.rateLimiterBeanNames));
 		}
 		return problems;
 	}
 
 	/**
-	 * What would be wrong with the filters of {@code gatewayProperties} under
-	 * {@code policies}: a {@code RateLimit} filter naming no defined policy, a
+	 * What would be wrong with the filters of {@code gatewayProperties} under the
+	 * policies {@code policyIds}: a {@code RateLimit} filter naming no defined policy, a
 	 * {@code RequestRateLimiter} filter naming none of {@code rateLimiterBeanNames}.
-	 * Also asked before the beans exist, so that these problems are in one report with
-	 * those of the properties.
+	 * Also asked before the beans exist, of the policies' ids whether or not they are
+	 * valid, so that these problems are in one report with those of the properties.
 	 */
-	public static List<ConfigurationProblem> filterProblems(RateLimitPolicies policies,
+	public static List<ConfigurationProblem> filterProblems(Set<String> policyIds,
 			GatewayProperties gatewayProperties, Set<String> rateLimiterBeanNames) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
-		checkFilters(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), rateLimiterBeanNames,
+		checkFilters(policyIds, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), rateLimiterBeanNames,
 				problems);
 		List<RouteDefinition> routes = gatewayProperties.getRoutes();
 		for (int i = 0; i < routes.size(); i++) {
 			// The gateway never builds a disabled route.
 			if (routes.get(i).isEnabled()) {
-				checkFilters(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(),
+				checkFilters(policyIds, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(),
 						rateLimiterBeanNames, problems);
 			}
 		}
 		return problems;
 	}
 
-	private static void checkFilters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+	private static void checkFilters(Set<String> policyIds, String path, List<FilterDefinition> filters,
 			Set<String> rateLimiterBeanNames, List<ConfigurationProblem> problems) {
-		checkRateLimitFilters(policies, path, filters, problems);
+		checkRateLimitFilters(policyIds, path, filters, problems);
 		for (int i = 0; i < filters.size(); i++) {
 			String beanName = PolicyRateLimiter.rateLimiterBeanName(filters.get(i));
 			if (beanName != null && !rateLimiterBeanNames.contains(beanName)) {
 				TreeSet<String> defined = new TreeSet<>();
-				policies.byId().keySet().forEach((id) -> defined.add(id + PolicyRateLimiter.BEAN_NAME_SUFFIX));
+				policyIds.forEach((id) -> defined.add(id + PolicyRateLimiter.BEAN_NAME_SUFFIX));
 				problems.add(new ConfigurationProblem(path + "[" + i + "]",
 						filters.get(i).getName() + " rate-limiter=" + PolicyRateLimiter.rateLimiterArgument(filters.get(i)),
 						"must name a RateLimiter bean: no bean is named '" + beanName + "' (the policies' beans: "
@@ -158,17 +158,17 @@ public class RateLimitRouteValidator implements InitializingBean {
 		}
 	}
 
-	private static void checkRateLimitFilters(RateLimitPolicies policies, String path,
-			List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
+	private static void checkRateLimitFilters(Set<String> policyIds, String path, List<FilterDefinition> filters,
+			List<ConfigurationProblem> problems) {
 		for (int i = 0; i < filters.size(); i++) {
 			FilterDefinition filter = filters.get(i);
 			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {
 				continue;
 			}
 			String policyId = RateLimitGatewayFilterFactory.policyId(filter);
-			if (policyId == null || policies.policy(policyId) == null) {
+			if (policyId == null || !policyIds.contains(policyId)) {
 				problems.add(new ConfigurationProblem(path + "[" + i + "]", display(filter, policyId),
-						RateLimitGatewayFilterFactory.unknownPolicyRule(policies)));
+						RateLimitGatewayFilterFactory.unknownPolicyRule(policyIds)));
 			}
 		}
 	}

@@ -16,6 +16,8 @@ import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -191,6 +193,21 @@ class RateLimitRoutesAutoConfigurationTests {
 				.hasMessageContaining(routes + "[1].filters[0]: was RequestRateLimiter rate-limiter="
 						+ "#{@legacyRateLimitr}, must name a RateLimiter bean: no bean is named 'legacyRateLimitr' "
 						+ "(the policies' beans: [ordersRateLimiter, searchRateLimiter])"));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', value = { "tiers.anonymous[0].limit=0 | tiers.anonymous[0].limit: was 0",
+			"sotre=redis | sotre: was redis, is not a known key" })
+	void aPolicysOwnProblemAndARouteFilterNamingNothingAreOneReport(String problem, String reported) {
+		String routes = "spring.cloud.gateway.server.webflux.routes";
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withPropertyValues("ratelimit.policies.orders." + problem, routes + "[0].id=orders",
+					routes + "[0].uri=http://localhost", routes + "[0].predicates[0]=Path=/o/**",
+					routes + "[0].filters[0]=RateLimit=ordres")
+			.run((context) -> assertThat(context).getFailure()
+				.satisfies((failure) -> assertThat(failure).hasMessageContaining("ratelimit.policies.orders." + reported)
+					.hasMessageContaining(routes + "[0].filters[0]: was RateLimit=ordres, must name a policy defined "
+							+ "under ratelimit.policies (defined: [orders, search])")));
 	}
 
 	/**
