@@ -6,16 +6,15 @@ import java.util.Set;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
 
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
-import org.springframework.core.env.Environment;
 
 /**
- * The gateway's routes checked against the policies before any bean exists, for
- * {@link RateLimitConfigurationCheck} and the policies' bean: called only where the
+ * The gateway's routes checked against the policies' ids, valid or not, for
+ * {@link RateLimitConfigurationCheck}, the policies' bean and a live reload: called only where the
  * route validator, {@link #ROUTE_VALIDATOR_BEAN}, is defined, so only with Spring Cloud
  * Gateway (the constant is compiled into its callers: reading it loads no class).
  */
@@ -31,16 +30,16 @@ final class GatewayRouteChecks {
 	 * {@code policyIds}, valid or not; none when the routes do not bind, which the
 	 * gateway's own binding reports.
 	 */
-	static List<ConfigurationProblem> filterProblems(Environment environment,
-			ConfigurableListableBeanFactory beanFactory, Set<String> policyIds) {
+	static List<ConfigurationProblem> filterProblems(Binder binder, ListableBeanFactory beanFactory,
+			Set<String> policyIds) {
 		GatewayProperties routes;
 		try {
-			routes = Binder.get(environment).bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
+			routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
 		}
 		catch (BindException ex) {
 			return List.of();
 		}
-		// Definitions only: the policies' RateLimiter beans are registered by now.
+		// Definitions will do: the policies' RateLimiter beans are registered early.
 		Set<String> rateLimiters = Set.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false));
 		return RateLimitRouteValidator.filterProblems(policyIds, routes, rateLimiters);
 	}

@@ -30,6 +30,14 @@ interface GatewayRoutesReload {
 	List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next, Binder binder);
 
 	/**
+	 * What is wrong with the filters of the gateway's routes, as configured now, under
+	 * the policies {@code policyIds}, asked when the new policies are invalid themselves,
+	 * so that one rejection lists both.
+	 * @param binder the environment as it is now
+	 */
+	List<ConfigurationProblem> filterProblems(Set<String> policyIds, Binder binder);
+
+	/**
 	 * Have the gateway rebuild its routes from the policies now in force.
 	 * @param source the reloader
 	 */

@@ -12,6 +12,7 @@ import dev.ratelimit.policy.RateLimitPolicies;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -45,7 +46,7 @@ class PolicyConfiguration {
 			}
 			// The routes' filters in the same report, against the policies' ids.
 			List<ConfigurationProblem> problems = new ArrayList<>(ex.getProblems());
-			problems.addAll(GatewayRouteChecks.filterProblems(environment, beanFactory,
+			problems.addAll(GatewayRouteChecks.filterProblems(Binder.get(environment), beanFactory,
 					properties.getPolicies().keySet()));
 			throw new InvalidRateLimitConfigurationException(problems);
 		}

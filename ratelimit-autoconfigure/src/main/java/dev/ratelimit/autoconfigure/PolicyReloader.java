@@ -151,7 +151,11 @@ final class PolicyReloader implements ApplicationListener<EnvironmentChangeEvent
 			next = new RateLimitPolicyFactory(keyResolvers).create(bound.properties());
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
-			throw new InvalidRateLimitConfigurationException(bound.with(ex.getProblems()));
+			List<ConfigurationProblem> policyProblems = new ArrayList<>(ex.getProblems());
+			if (this.gateway != null) {
+				policyProblems.addAll(this.gateway.filterProblems(bound.properties().getPolicies().keySet(), binder));
+			}
+			throw new InvalidRateLimitConfigurationException(bound.with(policyProblems));
 		}
 		problems.addAll((this.gateway != null) ? this.gateway.problems(this.policies.get(), next, binder)
 				: this.stores.missingStores(next));

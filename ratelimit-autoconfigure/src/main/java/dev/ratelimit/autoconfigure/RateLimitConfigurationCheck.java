@@ -11,6 +11,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.MethodMetadata;
 
@@ -53,7 +54,7 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 				policyProblems.addAll(ex.getProblems());
 			}
 			if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
-				policyProblems.addAll(GatewayRouteChecks.filterProblems(this.environment, beanFactory,
+				policyProblems.addAll(GatewayRouteChecks.filterProblems(Binder.get(this.environment), beanFactory,
 						bound.properties().getPolicies().keySet()));
 			}
 		}

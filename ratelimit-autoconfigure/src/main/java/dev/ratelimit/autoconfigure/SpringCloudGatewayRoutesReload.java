@@ -63,6 +63,14 @@ final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
 	}
 
 	@Override
+	public List<ConfigurationProblem> filterProblems(Set<String> policyIds, Binder binder) {
+		if (this.routeValidator == null) {
+			return List.of();
+		}
+		return GatewayRouteChecks.filterProblems(binder, this.beanFactory, policyIds);
+	}
+
+	@Override
 	public void refreshRoutes(Object source) {
 		this.publisher.publishEvent(new RefreshRoutesEvent(source));
 	}

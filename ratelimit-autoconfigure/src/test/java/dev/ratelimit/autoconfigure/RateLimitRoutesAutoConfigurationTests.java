@@ -210,6 +210,24 @@ class RateLimitRoutesAutoConfigurationTests {
 							+ "under ratelimit.policies (defined: [orders, search])")));
 	}
 
+	@Test
+	void aReloadWithAPolicysOwnProblemAndARouteFilterNamingNothingIsRejectedInOneReport(CapturedOutput output) {
+		String route = "spring.cloud.gateway.server.webflux.routes[0].";
+		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
+			RateLimitPolicies inForce = context.getBean(LivePolicies.class).get();
+			TestPropertyValues.of(route + "id=orders", route + "uri=http://localhost", route + "predicates[0]=Path=/o/**",
+					route + "filters[0]=RateLimit=ordres", "ratelimit.policies.orders.tiers.anonymous[0].limit=0")
+				.applyTo(context);
+			context.publishEvent(new EnvironmentChangeEvent(context,
+					Set.of(route + "filters[0]", "ratelimit.policies.orders.tiers.anonymous[0].limit")));
+			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(inForce);
+			assertThat(output).contains("Rate limit settings change rejected")
+				.contains("ratelimit.policies.orders.tiers.anonymous[0].limit: was 0, must be a positive number")
+				.contains(route + "filters[0]: was RateLimit=ordres, must name a policy defined under "
+						+ "ratelimit.policies (defined: [orders, search])");
+		});
+	}
+
 	/**
 	 * One route for each {@code rate-limiter} argument of a {@code RequestRateLimiter}
 	 * filter.
