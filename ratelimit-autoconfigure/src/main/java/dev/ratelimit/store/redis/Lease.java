@@ -30,9 +30,9 @@ import reactor.core.publisher.Mono;
  * the bucket has room is renewed at once, ahead of the sync, so that growing demand
  * does not find the lease empty.
  * <p>
- * About 400 lines, a third of them comments: the lease's state and every transition
- * of it live here, behind one monitor, so that the rules above can be checked in one
- * reading; the verdicts it builds are {@link LeaseVerdicts}'.
+ * The lease's state and every transition of it live here, behind one monitor, so that
+ * the rules above can be checked in one reading; the verdicts it builds are
+ * {@link LeaseVerdicts}'.
  */
 final class Lease {
 

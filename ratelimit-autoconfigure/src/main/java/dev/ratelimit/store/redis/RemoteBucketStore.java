@@ -46,10 +46,10 @@ abstract class RemoteBucketStore implements BucketStore {
 	final AtomicLong pingMicros = new AtomicLong(-1);
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect()}): about three times the
-	 * 3.8 s it took at most in a fresh JVM on a busy two-core machine (docs/benchmarks.md,
-	 * section 7), room for an application starting around it, short enough not to hold a
-	 * deployment up while Redis hangs.
+	 * Longest start-up waits for the warm-up ({@link #connect()}): well above the slowest
+	 * warm-up measured on a busy machine (docs/benchmarks.md, section 7), room for an
+	 * application starting around it, short enough not to hold a deployment up while
+	 * Redis hangs.
 	 */
 	static final Duration START_UP_WAIT = Duration.ofSeconds(10);
 

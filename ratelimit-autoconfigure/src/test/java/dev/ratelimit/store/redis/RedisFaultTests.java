@@ -25,7 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
 
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
@@ -59,7 +58,7 @@ class RedisFaultTests {
 
 	private final StallingProxy proxy = new StallingProxy(this.redis.port());
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	private final OwnClients clients = new OwnClients();
 
 	private final List<HybridBucketStore> hybrids = new ArrayList<>();
 
@@ -72,7 +71,7 @@ class RedisFaultTests {
 	void close() {
 		this.proxy.close();
 		this.hybrids.forEach(HybridBucketStore::stop);
-		this.factories.forEach(LettuceConnectionFactory::destroy);
+		this.clients.close();
 		this.redis.close();
 	}
 
@@ -216,27 +215,16 @@ class RedisFaultTests {
 		if (name.equals("hybrid")) {
 			return hybrid(this.proxy.port(), Duration.ofMillis(100), mode);
 		}
-		return TestStores.redis(template(this.proxy.port()), TIMEOUT, TestStores.guard("redis", mode, 3,
-				Duration.ofMillis(300)));
+		return TestStores.redis(this.clients.template(this.proxy.port()), TIMEOUT,
+				TestStores.guard("redis", mode, 3, Duration.ofMillis(300)));
 	}
 
 	private HybridBucketStore hybrid(int port, Duration syncInterval, FailureMode mode) {
-		HybridBucketStore store = TestStores.hybrid(template(port), TIMEOUT, syncInterval,
+		HybridBucketStore store = TestStores.hybrid(this.clients.template(port), TIMEOUT, syncInterval,
 				TestStores.guard("hybrid", mode, 3, Duration.ofMillis(300)));
 		this.hybrids.add(store);
 		return store;
 	}
 
-	/**
-	 * A template on a client of its own, with Lettuce's default timeouts.
-	 */
-	private ReactiveStringRedisTemplate template(int port) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		factory.afterPropertiesSet();
-		factory.start();
-		this.factories.add(factory);
-		return new ReactiveStringRedisTemplate(factory);
-	}
 
 }

@@ -78,15 +78,7 @@ class RedisHealthProbeTests {
 		}
 		this.redis.restart();
 		long restartedAt = System.nanoTime();
-		// Reconnecting is the client's business (its back-off); the probe's bound starts
-		// once Redis answers on the stores' connection.
-		Pause.untilRecovered("Redis answers on the stores' connection",
-				() -> this.template.execute((connection) -> connection.ping())
-					.next()
-					.timeout(TIMEOUT)
-					.onErrorResume((failure) -> Mono.empty())
-					.block() != null);
-		long answeredAt = System.nanoTime();
+		long answeredAt = untilRedisAnswers();
 		// Only the guards are read: no request, and no health check's PING.
 		untilUp(this.redisGuard, answeredAt);
 		long redisUpAt = System.nanoTime();
@@ -124,8 +116,9 @@ class RedisHealthProbeTests {
 				.containsKey("lastError");
 		}
 		this.redis.restart();
-		untilUp(this.redisGuard, System.nanoTime() + Duration.ofSeconds(10).toNanos() - HEALED_WITHIN.toNanos());
-		untilUp(this.hybridGuard, System.nanoTime() + Duration.ofSeconds(10).toNanos() - HEALED_WITHIN.toNanos());
+		long answeredAt = untilRedisAnswers();
+		untilUp(this.redisGuard, answeredAt);
+		untilUp(this.hybridGuard, answeredAt);
 	}
 
 	@Test
@@ -138,6 +131,20 @@ class RedisHealthProbeTests {
 		assertThat(this.redisStore.isRunning()).isFalse();
 		assertThat(this.redisGuard.probing()).isFalse();
 		assertThat(this.hybridGuard.probing()).isFalse();
+	}
+
+	/**
+	 * Waits until Redis answers on the stores' connection, and says when: reconnecting
+	 * is the client's business (its back-off), the probe's bound starts then.
+	 */
+	private long untilRedisAnswers() {
+		Pause.untilRecovered("Redis answers on the stores' connection",
+				() -> this.template.execute((connection) -> connection.ping())
+					.next()
+					.timeout(TIMEOUT)
+					.onErrorResume((failure) -> Mono.empty())
+					.block() != null);
+		return System.nanoTime();
 	}
 
 	private static void untilUp(RemoteFailureGuard guard, long answeredAt) {

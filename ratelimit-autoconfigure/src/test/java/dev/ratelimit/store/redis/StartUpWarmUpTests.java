@@ -24,8 +24,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -53,14 +51,14 @@ class StartUpWarmUpTests {
 	@RegisterExtension
 	static final SharedRedis redis = new SharedRedis();
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	private final OwnClients clients = new OwnClients();
 
 	private final List<HybridBucketStore> hybrids = new ArrayList<>();
 
 	@AfterEach
 	void close() {
 		this.hybrids.forEach(HybridBucketStore::stop);
-		this.factories.forEach(LettuceConnectionFactory::destroy);
+		this.clients.close();
 	}
 
 	@ParameterizedTest
@@ -101,7 +99,7 @@ class StartUpWarmUpTests {
 	void aRedisSlowToAnswerAtStartUpGetsNoWarningAndIsUsedOnceItAnswers(String storeName, CapturedOutput output) {
 		try (StallingProxy proxy = new StallingProxy(redis.get().port())) {
 			proxy.stall();
-			BucketStore store = start(storeName, template(proxy.port()));
+			BucketStore store = start(storeName, this.clients.template(proxy.port()));
 			assertThat(output).contains("Rate limit store '" + storeName + "' has no answer from Redis yet after "
 					+ TestStores.START_UP_WAIT.toMillis() + "ms at start-up")
 				.doesNotContain("cannot reach Redis");
@@ -117,7 +115,8 @@ class StartUpWarmUpTests {
 	void aRedisRefusingTheConnectionIsReportedAtOnceAndStartUpGoesOn(CapturedOutput output) {
 		Duration wait = Duration.ofMinutes(1);
 		long started = System.nanoTime();
-		RedisBucketStore store = new RedisBucketStore(new BucketScript(template(closedPort()), "rl"), TIMEOUT,
+		BucketScript script = new BucketScript(this.clients.template(closedPort()), "rl");
+		RedisBucketStore store = new RedisBucketStore(script, TIMEOUT,
 				TestStores.guard("redis", FailureMode.DENY, 3, Duration.ofSeconds(1)), MonotonicClock.SYSTEM, wait);
 		store.afterSingletonsInstantiated();
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(wait.dividedBy(2));
@@ -139,14 +138,6 @@ class StartUpWarmUpTests {
 		return hybrid;
 	}
 
-	private ReactiveStringRedisTemplate template(int port) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		factory.afterPropertiesSet();
-		factory.start();
-		this.factories.add(factory);
-		return new ReactiveStringRedisTemplate(factory);
-	}
 
 	private static int closedPort() {
 		try (ServerSocket socket = new ServerSocket(0)) {
