@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.gateway.GatewayRouteChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
@@ -56,14 +57,14 @@ class PolicyConfiguration {
 	 * The factory of the policies of {@code beanFactory}'s application, as start-up
 	 * builds them.
 	 */
-	static RateLimitPolicyFactory policyFactory(ConfigurableListableBeanFactory beanFactory) {
+	static PoliciesFromProperties policyFactory(ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader classLoader = beanFactory.getBeanClassLoader();
 		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
 		Set<String> keyResolvers = ClassUtils.isPresent(KEY_RESOLVER, classLoader)
 				? Set.of(beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(KEY_RESOLVER, classLoader), true, false))
 				: null;
-		return new RateLimitPolicyFactory(keyResolvers,
-				ClassUtils.isPresent(RateLimitPolicyFactory.OAUTH2_TOKEN_CLASS, classLoader));
+		return new PoliciesFromProperties(keyResolvers,
+				ClassUtils.isPresent(PoliciesFromProperties.OAUTH2_TOKEN_CLASS, classLoader));
 	}
 
 	/**

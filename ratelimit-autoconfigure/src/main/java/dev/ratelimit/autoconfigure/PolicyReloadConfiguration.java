@@ -3,6 +3,8 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.RateLimitWebFilter;
+import dev.ratelimit.gateway.SpringCloudGatewayRoutesReload;
+import dev.ratelimit.policy.GatewayRoutesReload;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -39,11 +41,11 @@ class PolicyReloadConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PolicyReloader rateLimitPolicyReloader(Environment environment, LivePolicies policies,
+	EnvironmentChangeReload rateLimitPolicyReloader(Environment environment, LivePolicies policies,
 			ObjectProvider<GatewayRoutesReload> gateway, BucketStores stores,
 			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher, PolicyReloads reloads) {
-		return new PolicyReloader(environment, policies, gateway.getIfAvailable(), stores, webFilter, publisher,
-				reloads);
+		return new EnvironmentChangeReload(environment, policies, gateway.getIfAvailable(), stores, webFilter,
+				publisher, reloads);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -52,10 +54,11 @@ class PolicyReloadConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		GatewayRoutesReload rateLimitGatewayRoutesReload(ListableBeanFactory beanFactory,
+		GatewayRoutesReload rateLimitGatewayRoutesReload(Environment environment, ListableBeanFactory beanFactory,
 				ObjectProvider<RateLimitRouteValidator> routeValidator, BucketStores stores,
 				ApplicationEventPublisher publisher) {
-			return new SpringCloudGatewayRoutesReload(beanFactory, routeValidator.getIfAvailable(), stores, publisher);
+			return new SpringCloudGatewayRoutesReload(environment, beanFactory, routeValidator.getIfAvailable(),
+					stores, publisher);
 		}
 
 	}

@@ -35,7 +35,7 @@ import org.springframework.core.env.Environment;
  * enum's values as configuration writes them), so that it is in the same report as the
  * rest rather than Spring Boot's bind failure, which stops at the first. Used at
  * start-up ({@link RateLimitConfigurationCheck}) and on a live reload
- * ({@link PolicyReloader}), so that both judge alike.
+ * ({@link EnvironmentChangeReload}), so that both judge alike.
  */
 final class RateLimitConfigurationBinding {
 

@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.gateway.GatewayRouteChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 

@@ -7,6 +7,7 @@ import dev.ratelimit.actuator.RateLimitTotals;
 import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.gateway.RateLimitWebFilter;
+import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;

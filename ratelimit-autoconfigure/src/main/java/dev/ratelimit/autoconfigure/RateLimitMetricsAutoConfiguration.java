@@ -5,6 +5,7 @@ import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -8,6 +8,8 @@ import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
+import dev.ratelimit.policy.ReloadFollowers;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -56,7 +58,7 @@ public final class RateLimitRoutesAutoConfiguration {
 	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitPolicyRateLimitersReload(
 			ListableBeanFactory beanFactory) {
 		return (event) -> beanFactory.getBeansOfType(PolicyRateLimiter.class)
-			.forEach((name, limiter) -> PoliciesReloadedListener.apply(name, () -> limiter.reload(event.getPolicies())));
+			.forEach((name, limiter) -> ReloadFollowers.rebuild(name, () -> limiter.reload(event.getPolicies())));
 	}
 
 	@Bean

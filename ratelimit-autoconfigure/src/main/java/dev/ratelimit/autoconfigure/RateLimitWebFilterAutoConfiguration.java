@@ -3,6 +3,8 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
+import dev.ratelimit.policy.ReloadFollowers;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,7 +46,7 @@ public final class RateLimitWebFilterAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(RateLimitWebFilter.class)
 	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitWebFilterReload(RateLimitWebFilter webFilter) {
-		return (event) -> PoliciesReloadedListener.apply("rateLimitWebFilter",
+		return (event) -> ReloadFollowers.rebuild("rateLimitWebFilter",
 				() -> webFilter.reload(event.getPolicies()));
 	}
 

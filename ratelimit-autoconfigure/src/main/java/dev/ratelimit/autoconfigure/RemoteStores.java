@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.StoreType;

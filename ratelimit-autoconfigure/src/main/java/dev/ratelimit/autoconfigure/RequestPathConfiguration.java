@@ -30,7 +30,7 @@ class RequestPathConfiguration {
 	RateLimitRejectionHandler rateLimitRejectionHandler(ObjectProvider<ServerCodecConfigurer> codecs,
 			RateLimitProperties properties) {
 		return new RateLimitProblemWriter(codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters(),
-				ConfigurationChecks.problemType(properties));
+				PoliciesFromProperties.problemType(properties));
 	}
 
 	@Bean

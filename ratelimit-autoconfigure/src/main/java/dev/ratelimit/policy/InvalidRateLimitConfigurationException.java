@@ -11,7 +11,15 @@ public class InvalidRateLimitConfigurationException extends RuntimeException {
 	private final List<ConfigurationProblem> problems;
 
 	public InvalidRateLimitConfigurationException(List<ConfigurationProblem> problems) {
-		super(message(problems));
+		this(message(problems), problems);
+	}
+
+	/**
+	 * @param message the problems as a failure words them itself, such as a value that
+	 * does not bind
+	 */
+	public InvalidRateLimitConfigurationException(String message, List<ConfigurationProblem> problems) {
+		super(message);
 		this.problems = List.copyOf(problems);
 	}
 

@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.Map;
 import java.util.Set;
 
+import dev.ratelimit.policy.GatewayRoutesReload;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.PolicyReloads.Outcome;
@@ -32,7 +33,7 @@ class PolicyReloadConfigurationTests {
 	@Test
 	void policiesBuiltFromThePropertiesAreReloadedAndStartAsValidated() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(PolicyReloader.class);
+			assertThat(context).hasSingleBean(EnvironmentChangeReload.class);
 			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(context.getBean(RateLimitPolicies.class));
 		});
 	}
@@ -64,7 +65,7 @@ class PolicyReloadConfigurationTests {
 	void aPlainWebFluxApplicationWithSpringCloudContextReloadsWithoutTheGateway() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.cloud.gateway"))
 			.run((context) -> {
-				assertThat(context).hasSingleBean(PolicyReloader.class);
+				assertThat(context).hasSingleBean(EnvironmentChangeReload.class);
 				assertThat(context).doesNotHaveBean(GatewayRoutesReload.class);
 			});
 	}
@@ -72,14 +73,14 @@ class PolicyReloadConfigurationTests {
 	@Test
 	void withoutSpringCloudContextThereIsNoReload() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(PolicyReloader.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(EnvironmentChangeReload.class));
 	}
 
 	@Test
 	void policiesTheApplicationDefinesAreNeverReplacedByTheProperties() {
 		RateLimitPolicies own = new RateLimitPolicies(Map.of(), Map.of());
 		this.contextRunner.withBean(RateLimitPolicies.class, () -> own).run((context) -> {
-			assertThat(context).doesNotHaveBean(PolicyReloader.class);
+			assertThat(context).doesNotHaveBean(EnvironmentChangeReload.class);
 			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(own);
 		});
 	}

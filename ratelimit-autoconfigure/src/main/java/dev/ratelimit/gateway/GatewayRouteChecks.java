@@ -1,9 +1,8 @@
-package dev.ratelimit.autoconfigure;
+package dev.ratelimit.gateway;
 
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -13,14 +12,15 @@ import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 
 /**
- * The gateway's routes checked against the policies' ids, valid or not, for
- * {@link RateLimitConfigurationCheck}, the policies' bean and a live reload: called only where the
- * route validator, {@link #ROUTE_VALIDATOR_BEAN}, is defined, so only with Spring Cloud
- * Gateway (the constant is compiled into its callers: reading it loads no class).
+ * The gateway's routes checked against the policies' ids, valid or not, for the
+ * start-up check of the configuration, the policies' bean and a live reload: called
+ * only where the route validator, {@link #ROUTE_VALIDATOR_BEAN}, is defined, so only
+ * with Spring Cloud Gateway (the constant is compiled into its callers: reading it
+ * loads no class).
  */
-final class GatewayRouteChecks {
+public final class GatewayRouteChecks {
 
-	static final String ROUTE_VALIDATOR_BEAN = "rateLimitRouteValidator";
+	public static final String ROUTE_VALIDATOR_BEAN = "rateLimitRouteValidator";
 
 	private GatewayRouteChecks() {
 	}
@@ -30,7 +30,7 @@ final class GatewayRouteChecks {
 	 * {@code policyIds}, valid or not; none when the routes do not bind, which the
 	 * gateway's own binding reports.
 	 */
-	static List<ConfigurationProblem> filterProblems(Binder binder, ListableBeanFactory beanFactory,
+	public static List<ConfigurationProblem> filterProblems(Binder binder, ListableBeanFactory beanFactory,
 			Set<String> policyIds) {
 		GatewayProperties routes;
 		try {

@@ -1,11 +1,11 @@
-package dev.ratelimit.autoconfigure;
+package dev.ratelimit.gateway;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.policy.GatewayRoutesReload;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import org.jspecify.annotations.Nullable;
@@ -16,13 +16,16 @@ import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.core.env.Environment;
 
 /**
- * A live reload in a Spring Cloud Gateway: routes of the gateway's properties are
- * checked by {@link RateLimitRouteValidator}, then rebuilt on a
- * {@link RefreshRoutesEvent}.
+ * A live reload in a Spring Cloud Gateway: routes of the gateway's properties, bound
+ * from the environment as it is now, are checked by {@link RateLimitRouteValidator},
+ * then rebuilt on a {@link RefreshRoutesEvent}.
  */
-final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
+public final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
+
+	private final Environment environment;
 
 	private final ListableBeanFactory beanFactory;
 
@@ -37,8 +40,10 @@ final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
 	 * there is none
 	 * @param stores the available stores, checked when there is no route validator
 	 */
-	SpringCloudGatewayRoutesReload(ListableBeanFactory beanFactory, @Nullable RateLimitRouteValidator routeValidator,
-			BucketStores stores, ApplicationEventPublisher publisher) {
+	public SpringCloudGatewayRoutesReload(Environment environment, ListableBeanFactory beanFactory,
+			@Nullable RateLimitRouteValidator routeValidator, BucketStores stores,
+			ApplicationEventPublisher publisher) {
+		this.environment = environment;
 		this.beanFactory = beanFactory;
 		this.routeValidator = routeValidator;
 		this.stores = stores;
@@ -51,23 +56,24 @@ final class SpringCloudGatewayRoutesReload implements GatewayRoutesReload {
 	}
 
 	@Override
-	public List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next, Binder binder) {
+	public List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next) {
 		if (this.routeValidator == null) {
 			return this.stores.missingStores(next);
 		}
 		// The routes as configured now, which the same refresh may have changed.
-		GatewayProperties routes = binder.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
+		GatewayProperties routes = Binder.get(this.environment)
+			.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
 		List<ConfigurationProblem> problems = new ArrayList<>(this.routeValidator.problems(next, routes));
 		problems.addAll(this.routeValidator.rateLimiterProblems(inForce, next, routes));
 		return problems;
 	}
 
 	@Override
-	public List<ConfigurationProblem> filterProblems(Set<String> policyIds, Binder binder) {
+	public List<ConfigurationProblem> filterProblems(Set<String> policyIds) {
 		if (this.routeValidator == null) {
 			return List.of();
 		}
-		return GatewayRouteChecks.filterProblems(binder, this.beanFactory, policyIds);
+		return GatewayRouteChecks.filterProblems(Binder.get(this.environment), this.beanFactory, policyIds);
 	}
 
 	@Override

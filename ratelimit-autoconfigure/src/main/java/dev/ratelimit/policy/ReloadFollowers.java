@@ -1,25 +1,27 @@
-package dev.ratelimit.autoconfigure;
+package dev.ratelimit.policy;
 
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * Rebuilds one thing built from the policies on a {@link RateLimitPoliciesReloadedEvent}.
- * The reloader validated the policies against it first, so a failure here is a bug or a
+ * The reload validated the policies against it first, so a failure here is a bug or a
  * bean of the application's own: it is logged and the thing keeps the policies it had,
  * without keeping anything else reloaded from following.
  */
-final class PoliciesReloadedListener {
+public final class ReloadFollowers {
 
-	private static final Log logger = LogFactory.getLog(PoliciesReloadedListener.class);
+	private static final Log logger = LogFactory.getLog(ReloadFollowers.class);
 
-	private PoliciesReloadedListener() {
+	private ReloadFollowers() {
 	}
 
-	static void apply(String beanName, Runnable reload) {
+	/**
+	 * Run {@code rebuild}, the reload of the bean {@code beanName}, logging its failure.
+	 */
+	public static void rebuild(String beanName, Runnable rebuild) {
 		try {
-			reload.run();
+			rebuild.run();
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
 			logger.error("Bean '" + beanName + "' could not follow the reloaded rate limit settings and keeps the"

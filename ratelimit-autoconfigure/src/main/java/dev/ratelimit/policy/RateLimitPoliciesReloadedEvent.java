@@ -1,6 +1,4 @@
-package dev.ratelimit.autoconfigure;
-
-import dev.ratelimit.policy.RateLimitPolicies;
+package dev.ratelimit.policy;
 
 import org.springframework.context.ApplicationEvent;
 

@@ -1,19 +1,14 @@
-package dev.ratelimit.autoconfigure;
+package dev.ratelimit.policy;
 
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.RateLimitPolicies;
-
-import org.springframework.boot.context.properties.bind.Binder;
-
 /**
- * What Spring Cloud Gateway adds to a live reload, when it is on the class path: its
- * {@code KeyResolver} beans, its routes checked against the new policies, and rebuilt.
- * Without the gateway the reloader has none, and names no class of the gateway.
+ * What a gateway adds to a live reload, when there is one: its {@code KeyResolver}
+ * beans, its routes, as configured now, checked against the new policies, and rebuilt.
+ * Without the gateway a reload has none, and names no class of the gateway.
  */
-interface GatewayRoutesReload {
+public interface GatewayRoutesReload {
 
 	/**
 	 * The names of the {@code KeyResolver} beans a policy's key may name.
@@ -25,17 +20,15 @@ interface GatewayRoutesReload {
 	 * {@code next}, including a policy whose store is not available.
 	 * @param inForce the policies in force
 	 * @param next the new policies, valid on their own
-	 * @param binder the environment as it is now
 	 */
-	List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next, Binder binder);
+	List<ConfigurationProblem> problems(RateLimitPolicies inForce, RateLimitPolicies next);
 
 	/**
 	 * What is wrong with the filters of the gateway's routes, as configured now, under
 	 * the policies {@code policyIds}, asked when the new policies are invalid themselves,
 	 * so that one rejection lists both.
-	 * @param binder the environment as it is now
 	 */
-	List<ConfigurationProblem> filterProblems(Set<String> policyIds, Binder binder);
+	List<ConfigurationProblem> filterProblems(Set<String> policyIds);
 
 	/**
 	 * Have the gateway rebuild its routes from the policies now in force.

@@ -32,9 +32,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-class RateLimitPolicyFactoryTests {
+class PoliciesFromPropertiesTests {
 
-	private final RateLimitPolicyFactory factory = new RateLimitPolicyFactory(Set.of("tenantKeyResolver"));
+	private final PoliciesFromProperties factory = new PoliciesFromProperties(Set.of("tenantKeyResolver"));
 
 	@Test
 	void buildsTheIssueExampleWithEveryAlgorithm() {
@@ -326,7 +326,7 @@ class RateLimitPolicyFactoryTests {
 	void problemTypeDefaultsToQuotaExceeded() {
 		RateLimitProperties properties = bind(limit("fixed-window", "limit", "3", "window", "1s"));
 		List<ConfigurationProblem> problems = new ArrayList<>();
-		assertThat(RateLimitPolicyFactory.problemType(properties.getProblem().getType(), problems))
+		assertThat(PoliciesFromProperties.problemType(properties.getProblem().getType(), problems))
 			.isEqualTo(URI.create("https://iana.org/assignments/http-problem-types#quota-exceeded"));
 		assertThat(problems).isEmpty();
 	}

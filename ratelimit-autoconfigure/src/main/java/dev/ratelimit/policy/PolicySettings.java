@@ -1,0 +1,56 @@
+package dev.ratelimit.policy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings the policies are built from, as configured and not yet checked: what
+ * {@link RateLimitPolicyFactory} validates. Maps keep the order they were configured
+ * in, so that problems are reported in that order.
+ *
+ * @param apiKeyHeader the header a request's API key is read from
+ * @param store where a policy's buckets live unless it says otherwise
+ * @param defaultTier the tier of requests without a known API key
+ * @param tiersByApiKey the tier of each known API key
+ * @param tierHeader the trusted header that names a request's tier, if any
+ * @param tierClaim the token claim that names a request's tier, if any
+ * @param policies the policies by id
+ * @param trustedProxies the proxies whose forwarding header names the client, as
+ * addresses or CIDR blocks
+ * @param forwardedHeader the forwarding header the trusted proxies write
+ */
+public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType store, @Nullable String defaultTier,
+		Map<String, @Nullable String> tiersByApiKey, @Nullable String tierHeader, @Nullable String tierClaim,
+		Map<String, PolicySpec> policies, List<String> trustedProxies, @Nullable ForwardedHeader forwardedHeader) {
+
+	/**
+	 * One policy as configured.
+	 *
+	 * @param key whose quota a request counts against, as written
+	 * ({@code api-key}, {@code header:X-Tenant}, ...)
+	 * @param shadow whether decisions are never enforced
+	 * @param cost units one request consumes
+	 * @param costHeader the request header that says what a request costs, if any
+	 * @param store where the policy's buckets live, if not the default store
+	 * @param tiers the limits of each tier, in order
+	 * @param onMissingKey what a request gets when its key yields nothing
+	 * @param missingKeyStatus the status of a request rejected for having no key, if set
+	 */
+	public record PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
+			@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
+			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus) {
+	}
+
+	/**
+	 * One limit as configured: the algorithm and the parameters it takes, the others
+	 * unset.
+	 */
+	public record LimitSpec(@Nullable String name, @Nullable String algorithm, @Nullable Long limit,
+			@Nullable Duration window, @Nullable Long capacity, @Nullable Double refillRate,
+			@Nullable Duration refillPeriod, @Nullable Double drainRate, @Nullable Duration drainPeriod) {
+	}
+
+}
