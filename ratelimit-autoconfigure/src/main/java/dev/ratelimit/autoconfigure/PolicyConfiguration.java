@@ -39,7 +39,7 @@ class PolicyConfiguration {
 	RateLimitPolicies rateLimitPolicies(RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory,
 			Environment environment) {
 		try {
-			return policyFactory(beanFactory).create(properties);
+			return policiesFromProperties(beanFactory).create(properties);
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
 			if (!beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
@@ -57,7 +57,7 @@ class PolicyConfiguration {
 	 * The factory of the policies of {@code beanFactory}'s application, as start-up
 	 * builds them.
 	 */
-	static PoliciesFromProperties policyFactory(ConfigurableListableBeanFactory beanFactory) {
+	static PoliciesFromProperties policiesFromProperties(ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader classLoader = beanFactory.getBeanClassLoader();
 		// Without the gateway, the web routes report a policy keyed by a KeyResolver.
 		Set<String> keyResolvers = ClassUtils.isPresent(KEY_RESOLVER, classLoader)

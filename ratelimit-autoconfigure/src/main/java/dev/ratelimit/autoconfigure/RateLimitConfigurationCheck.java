@@ -49,7 +49,7 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 		List<ConfigurationProblem> policyProblems = new ArrayList<>();
 		if (policiesBuiltFromProperties(beanFactory)) {
 			try {
-				PolicyConfiguration.policyFactory(beanFactory).create(bound.properties());
+				PolicyConfiguration.policiesFromProperties(beanFactory).create(bound.properties());
 			}
 			catch (InvalidRateLimitConfigurationException ex) {
 				policyProblems.addAll(ex.getProblems());
