@@ -54,8 +54,8 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	@Override
 	public void start(StateWords state, long nowNanos) {
 		setWindowIndex(state, AlignedWindows.index(nowNanos, Nanos.ofValidated(this.window)));
-		setCurrent(state, 0);
-		setPrevious(state, 0);
+		setCurrentCount(state, 0);
+		setPreviousCount(state, 0);
 	}
 
 	@Override
@@ -80,15 +80,15 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long elapsed = roll(state, nowNanos, windowNanos);
-		long current = current(state);
-		long previous = previous(state);
+		long current = currentCount(state);
+		long previous = previousCount(state);
 		double estimate = current + previous * ((double) (windowNanos - elapsed) / windowNanos);
 		if (estimate + cost > this.limit + Nanos.UNIT_EPSILON) {
 			return rejected(current, previous, estimate, elapsed, windowNanos, cost);
 		}
 		long after = current + cost;
 		if (consume) {
-			setCurrent(state, after);
+			setCurrentCount(state, after);
 		}
 		long remaining = Nanos.wholeUnits(this.limit - estimate - cost);
 		// The estimate falls continuously: a unit comes back once one more than the
@@ -111,17 +111,17 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		roll(state, nowNanos, Nanos.ofValidated(this.window));
-		setCurrent(state, current(state) + cost);
+		setCurrentCount(state, currentCount(state) + cost);
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long elapsed = roll(state, nowNanos, windowNanos);
-		double estimate = current(state) + previous(state) * ((double) (windowNanos - elapsed) / windowNanos);
+		double estimate = currentCount(state) + previousCount(state) * ((double) (windowNanos - elapsed) / windowNanos);
 		Map<String, Number> described = new LinkedHashMap<>();
-		described.put("current", current(state));
-		described.put("previous", previous(state));
+		described.put("current", currentCount(state));
+		described.put("previous", previousCount(state));
 		described.put("estimate", Nanos.display(estimate));
 		return described;
 	}
@@ -135,8 +135,8 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		if (previous instanceof SlidingWindowCounter old && old.window.equals(this.window)) {
 			roll(from, nowNanos, Nanos.ofValidated(old.window));
 			setWindowIndex(to, windowIndex(from));
-			setCurrent(to, Math.min(current(from), this.limit));
-			setPrevious(to, Math.min(previous(from), this.limit));
+			setCurrentCount(to, Math.min(currentCount(from), this.limit));
+			setPreviousCount(to, Math.min(previousCount(from), this.limit));
 		}
 	}
 
@@ -158,8 +158,8 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	 */
 	private static void rollToLater(StateWords state, long nowNanos, long windowNanos) {
 		long index = AlignedWindows.index(nowNanos, windowNanos);
-		setPrevious(state, (index == windowIndex(state) + 1) ? current(state) : 0);
-		setCurrent(state, 0);
+		setPreviousCount(state, (index == windowIndex(state) + 1) ? currentCount(state) : 0);
+		setCurrentCount(state, 0);
 		setWindowIndex(state, index);
 	}
 
@@ -208,19 +208,19 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		state.word0 = index;
 	}
 
-	private static long current(StateWords state) {
+	private static long currentCount(StateWords state) {
 		return state.word1;
 	}
 
-	private static void setCurrent(StateWords state, long count) {
+	private static void setCurrentCount(StateWords state, long count) {
 		state.word1 = count;
 	}
 
-	private static long previous(StateWords state) {
+	private static long previousCount(StateWords state) {
 		return state.word2;
 	}
 
-	private static void setPrevious(StateWords state, long count) {
+	private static void setPreviousCount(StateWords state, long count) {
 		state.word2 = count;
 	}
 
