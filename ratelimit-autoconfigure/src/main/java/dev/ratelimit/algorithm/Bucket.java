@@ -123,16 +123,23 @@ public abstract class Bucket extends StateWords {
 
 	/**
 	 * Make this started bucket take over {@code previous}, a bucket of the same client
-	 * under other limits, at {@code nowNanos}: each limit carries the state of the
-	 * previous limit at the same position as {@link StateCarry} describes (a limit with
-	 * none stays fresh), the request count carries over, and {@code previous} is
-	 * {@linkplain #retired() retired}.
+	 * under other limits, at {@code nowNanos}: each limit keeps the state of an equal
+	 * previous limit at the same position as it is, or carries it over as its algorithm
+	 * has it ({@link Limit#carryOver}); a limit with none stays fresh. The request count
+	 * carries over, and {@code previous} is {@linkplain #retired() retired}.
 	 */
 	public final void takeOver(Bucket previous, long nowNanos) {
 		List<Limit> limits = limits();
 		List<Limit> previousLimits = previous.limits();
 		for (int i = 0; i < Math.min(limits.size(), previousLimits.size()); i++) {
-			StateCarry.carry(previousLimits.get(i), previous.state(i), limits.get(i), state(i), nowNanos);
+			Limit limit = limits.get(i);
+			Limit previousLimit = previousLimits.get(i);
+			if (limit.equals(previousLimit)) {
+				previous.state(i).copyTo(state(i));
+			}
+			else {
+				limit.carryOver(previousLimit, previous.state(i), state(i), nowNanos);
+			}
 		}
 		this.requests = previous.requests;
 		previous.requests = RETIRED;

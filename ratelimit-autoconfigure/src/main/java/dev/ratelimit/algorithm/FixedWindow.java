@@ -36,13 +36,10 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		return parameters;
 	}
 
-	/**
-	 * Words: the window's index, then the units counted in it.
-	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		AlignedWindows.start(state, nowNanos, Nanos.ofValidated(this.window));
-		state.word1 = 0;
+		setWindowIndex(state, AlignedWindows.index(nowNanos, Nanos.ofValidated(this.window)));
+		setCount(state, 0);
 	}
 
 	@Override
@@ -62,11 +59,11 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long count = roll(state, nowNanos, windowNanos);
-		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(windowIndex(state), nowNanos, windowNanos);
 		boolean allowed = cost <= this.limit - count;
 		long after = allowed ? count + cost : count;
 		if (consume) {
-			state.word1 = after;
+			setCount(state, after);
 		}
 		// Every unit comes back at once, at the end of the window. A cost above the limit
 		// never fits; the end of the window is still the earliest instant anything
@@ -77,7 +74,7 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		state.word1 = roll(state, nowNanos, Nanos.ofValidated(this.window)) + cost;
+		setCount(state, roll(state, nowNanos, Nanos.ofValidated(this.window)) + cost);
 	}
 
 	@Override
@@ -86,13 +83,56 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	/**
+	 * In the same window, the count carries over, at most the new limit, so a raised
+	 * limit gives the client the difference at once and a lowered one leaves a client
+	 * that already spent more with nothing left until its window moves on. Another
+	 * window, or another algorithm's state: fresh, as window indexes of another length
+	 * mean nothing.
+	 */
+	@Override
+	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
+		if (previous instanceof FixedWindow old && old.window.equals(this.window)) {
+			long count = roll(from, nowNanos, Nanos.ofValidated(old.window));
+			setWindowIndex(to, windowIndex(from));
+			setCount(to, Math.min(count, this.limit));
+		}
+	}
+
+	/**
 	 * The count of the window {@code nowNanos} falls in.
 	 */
 	private static long roll(StateWords state, long nowNanos, long windowNanos) {
-		if (AlignedWindows.roll(state, nowNanos, windowNanos) != AlignedWindows.SAME) {
-			state.word1 = 0;
+		if (!AlignedWindows.isCurrent(windowIndex(state), nowNanos, windowNanos)) {
+			rollToLater(state, nowNanos, windowNanos);
 		}
+		return count(state);
+	}
+
+	/**
+	 * Off the hot path, so that a store's decision compiles small enough to be inlined
+	 * (see {@link Decision}): move to the later window {@code nowNanos} falls in, empty.
+	 */
+	private static void rollToLater(StateWords state, long nowNanos, long windowNanos) {
+		setWindowIndex(state, AlignedWindows.index(nowNanos, windowNanos));
+		setCount(state, 0);
+	}
+
+	// The state's layout: the index of the window counted, then the units counted in it.
+
+	private static long windowIndex(StateWords state) {
+		return state.word0;
+	}
+
+	private static void setWindowIndex(StateWords state, long index) {
+		state.word0 = index;
+	}
+
+	private static long count(StateWords state) {
 		return state.word1;
+	}
+
+	private static void setCount(StateWords state, long count) {
+		state.word1 = count;
 	}
 
 }

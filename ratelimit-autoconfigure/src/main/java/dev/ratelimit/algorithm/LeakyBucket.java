@@ -46,13 +46,10 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 		return parameters;
 	}
 
-	/**
-	 * Words: the queue's level (a {@code double}'s bits), then when it last drained.
-	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		state.word0 = Double.doubleToRawLongBits(0);
-		state.word1 = nowNanos;
+		setLevel(state, 0);
+		setDrainedAt(state, nowNanos);
 	}
 
 	@Override
@@ -78,7 +75,7 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 		if (allowed) {
 			double after = Math.min(this.capacity, level + cost);
 			if (consume) {
-				state.word0 = Double.doubleToRawLongBits(after);
+				setLevel(state, after);
 			}
 			remaining = Nanos.wholeUnits(this.capacity - after);
 			// When the next whole slot drains, not when the queue is empty: within that
@@ -98,7 +95,7 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		double level = drain(state, nowNanos, Nanos.of(this.drainPeriod));
-		state.word0 = Double.doubleToRawLongBits(Math.min(this.capacity, level + cost));
+		setLevel(state, Math.min(this.capacity, level + cost));
 	}
 
 	@Override
@@ -107,18 +104,31 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 	}
 
 	/**
+	 * Drained at the old rate up to now, then the queue's level carries over, at most the
+	 * new capacity; from now on it drains at the new rate. Another algorithm's state:
+	 * fresh.
+	 */
+	@Override
+	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
+		if (previous instanceof LeakyBucket old) {
+			setLevel(to, Math.min(this.capacity, old.drain(from, nowNanos, Nanos.of(old.drainPeriod))));
+			setDrainedAt(to, drainedAt(from));
+		}
+	}
+
+	/**
 	 * The queue's level at {@code nowNanos}.
 	 */
 	private double drain(StateWords state, long nowNanos, double periodNanos) {
-		double level = Double.longBitsToDouble(state.word0);
-		long elapsed = nowNanos - state.word1;
+		double level = level(state);
+		long elapsed = nowNanos - drainedAt(state);
 		// A late reading neither drains nor moves the drain instant back.
 		if (elapsed <= 0) {
 			return level;
 		}
 		level = Math.max(0, level - elapsed * this.drainRate / periodNanos);
-		state.word0 = Double.doubleToRawLongBits(level);
-		state.word1 = nowNanos;
+		setLevel(state, level);
+		setDrainedAt(state, nowNanos);
 		return level;
 	}
 
@@ -130,6 +140,25 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 			return 0;
 		}
 		return Nanos.ceil(units * periodNanos / this.drainRate);
+	}
+
+	// The state's layout: the queue's level, as a double's bits, then when it last
+	// drained.
+
+	private static double level(StateWords state) {
+		return Double.longBitsToDouble(state.word0);
+	}
+
+	private static void setLevel(StateWords state, double level) {
+		state.word0 = Double.doubleToRawLongBits(level);
+	}
+
+	private static long drainedAt(StateWords state) {
+		return state.word1;
+	}
+
+	private static void setDrainedAt(StateWords state, long nanos) {
+		state.word1 = nanos;
 	}
 
 }

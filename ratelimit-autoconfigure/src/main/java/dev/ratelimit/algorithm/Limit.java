@@ -89,4 +89,15 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	 */
 	Map<String, Number> describe(StateWords state, long nowNanos);
 
+	/**
+	 * Make {@code to}, a started state of this limit, carry over {@code from}, the same
+	 * client's state under {@code previous}, the limit this one replaces on a live reload,
+	 * at {@code nowNanos}: kept where the limit kept its meaning, re-based where it
+	 * changed, left fresh where the old numbers mean nothing under this limit (another
+	 * algorithm, for one). {@code from} is brought up to {@code nowNanos} and not judged
+	 * again afterwards. Not called when {@code previous} equals this limit: its state is
+	 * kept as it is.
+	 */
+	void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos);
+
 }

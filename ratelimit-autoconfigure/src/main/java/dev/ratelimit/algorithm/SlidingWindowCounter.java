@@ -51,14 +51,11 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return parameters;
 	}
 
-	/**
-	 * Words: the current window's index, its count, then the previous window's count.
-	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		AlignedWindows.start(state, nowNanos, Nanos.ofValidated(this.window));
-		state.word1 = 0;
-		state.word2 = 0;
+		setWindowIndex(state, AlignedWindows.index(nowNanos, Nanos.ofValidated(this.window)));
+		setCurrentCount(state, 0);
+		setPreviousCount(state, 0);
 	}
 
 	@Override
@@ -83,15 +80,15 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long elapsed = roll(state, nowNanos, windowNanos);
-		long current = state.word1;
-		long previous = state.word2;
+		long current = currentCount(state);
+		long previous = previousCount(state);
 		double estimate = current + previous * ((double) (windowNanos - elapsed) / windowNanos);
 		if (estimate + cost > this.limit + Nanos.UNIT_EPSILON) {
 			return rejected(current, previous, estimate, elapsed, windowNanos, cost);
 		}
 		long after = current + cost;
 		if (consume) {
-			state.word1 = after;
+			setCurrentCount(state, after);
 		}
 		long remaining = Nanos.wholeUnits(this.limit - estimate - cost);
 		// The estimate falls continuously: a unit comes back once one more than the
@@ -114,33 +111,56 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		roll(state, nowNanos, Nanos.ofValidated(this.window));
-		state.word1 += cost;
+		setCurrentCount(state, currentCount(state) + cost);
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long elapsed = roll(state, nowNanos, windowNanos);
-		double estimate = state.word1 + state.word2 * ((double) (windowNanos - elapsed) / windowNanos);
+		double estimate = currentCount(state) + previousCount(state) * ((double) (windowNanos - elapsed) / windowNanos);
 		Map<String, Number> described = new LinkedHashMap<>();
-		described.put("current", state.word1);
-		described.put("previous", state.word2);
+		described.put("current", currentCount(state));
+		described.put("previous", previousCount(state));
 		described.put("estimate", Nanos.display(estimate));
 		return described;
 	}
 
 	/**
-	 * Move to the window {@code nowNanos} falls in, when that is a later one: the current
-	 * count becomes the previous one after one window, and both are forgotten after two.
+	 * In the same window, both counts carry over, each at most the new limit, as for
+	 * {@link FixedWindow#carryOver}. Another window, or another algorithm's state: fresh.
+	 */
+	@Override
+	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
+		if (previous instanceof SlidingWindowCounter old && old.window.equals(this.window)) {
+			roll(from, nowNanos, Nanos.ofValidated(old.window));
+			setWindowIndex(to, windowIndex(from));
+			setCurrentCount(to, Math.min(currentCount(from), this.limit));
+			setPreviousCount(to, Math.min(previousCount(from), this.limit));
+		}
+	}
+
+	/**
+	 * Move to the window {@code nowNanos} falls in, when that is a later one.
 	 * @return nanoseconds elapsed in the window, as {@link AlignedWindows#elapsed}
 	 */
 	private static long roll(StateWords state, long nowNanos, long windowNanos) {
-		int moved = AlignedWindows.roll(state, nowNanos, windowNanos);
-		if (moved != AlignedWindows.SAME) {
-			state.word2 = (moved == AlignedWindows.NEXT) ? state.word1 : 0;
-			state.word1 = 0;
+		if (!AlignedWindows.isCurrent(windowIndex(state), nowNanos, windowNanos)) {
+			rollToLater(state, nowNanos, windowNanos);
 		}
-		return AlignedWindows.elapsed(state, nowNanos, windowNanos);
+		return AlignedWindows.elapsed(windowIndex(state), nowNanos, windowNanos);
+	}
+
+	/**
+	 * Off the hot path (see {@link #judge}): move to the later window {@code nowNanos}
+	 * falls in. The current count becomes the previous one after one window, and both are
+	 * forgotten after two.
+	 */
+	private static void rollToLater(StateWords state, long nowNanos, long windowNanos) {
+		long index = AlignedWindows.index(nowNanos, windowNanos);
+		setPreviousCount(state, (index == windowIndex(state) + 1) ? currentCount(state) : 0);
+		setCurrentCount(state, 0);
+		setWindowIndex(state, index);
 	}
 
 	/**
@@ -175,6 +195,33 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		}
 		double atElapsedNext = windowNanos * (1 - roomNext / current);
 		return untilWindowEnd + Nanos.ceil(atElapsedNext);
+	}
+
+	// The state's layout: the index of the current window, its count, then the previous
+	// window's count.
+
+	private static long windowIndex(StateWords state) {
+		return state.word0;
+	}
+
+	private static void setWindowIndex(StateWords state, long index) {
+		state.word0 = index;
+	}
+
+	private static long currentCount(StateWords state) {
+		return state.word1;
+	}
+
+	private static void setCurrentCount(StateWords state, long count) {
+		state.word1 = count;
+	}
+
+	private static long previousCount(StateWords state) {
+		return state.word2;
+	}
+
+	private static void setPreviousCount(StateWords state, long count) {
+		state.word2 = count;
 	}
 
 }

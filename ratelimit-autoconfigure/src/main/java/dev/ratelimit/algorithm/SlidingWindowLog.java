@@ -54,15 +54,14 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	}
 
 	/**
-	 * Words: the ring's head, then the number of entries. The extension holds the
-	 * admission instants, oldest first, in a ring starting at the head; grown on demand
-	 * up to the limit so that a quiet client costs little.
+	 * The log starts small and grows on demand up to the limit, so that a quiet client
+	 * costs little.
 	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		state.word0 = 0;
-		state.word1 = 0;
-		state.extension(new long[(int) Math.min(this.limit, INITIAL_CAPACITY)]);
+		setHead(state, 0);
+		setSize(state, 0);
+		setLog(state, new long[(int) Math.min(this.limit, INITIAL_CAPACITY)]);
 	}
 
 	@Override
@@ -86,9 +85,9 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 */
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		long windowNanos = Nanos.ofValidated(this.window);
-		long[] log = (long[]) state.extension();
+		long[] log = log(state);
 		long untilOldestExpires = expire(state, log, nowNanos, windowNanos);
-		int size = (int) state.word1;
+		int size = size(state);
 		if (cost > this.limit - size) {
 			return rejected(state, log, nowNanos, cost, windowNanos);
 		}
@@ -104,15 +103,38 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		long[] log = (long[]) state.extension();
+		long[] log = log(state);
 		expire(state, log, nowNanos, Nanos.ofValidated(this.window));
 		append(state, log, nowNanos, cost);
 	}
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		expire(state, (long[]) state.extension(), nowNanos, Nanos.ofValidated(this.window));
-		return Map.of("logSize", (int) state.word1);
+		expire(state, log(state), nowNanos, Nanos.ofValidated(this.window));
+		return Map.of("logSize", size(state));
+	}
+
+	/**
+	 * The admission instants carry over, the most recent ones up to the new limit: they
+	 * are instants on the clock, so they keep their meaning under another window too.
+	 * Another algorithm's state: fresh.
+	 */
+	@Override
+	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
+		if (previous instanceof SlidingWindowLog old) {
+			long[] log = log(from);
+			expire(from, log, nowNanos, Nanos.ofValidated(old.window));
+			int head = head(from);
+			int size = size(from);
+			int kept = (int) Math.min(size, this.limit);
+			long[] carried = new long[(int) Math.max(kept, Math.min(this.limit, INITIAL_CAPACITY))];
+			for (int i = 0; i < kept; i++) {
+				carried[i] = entry(log, head, size - kept + i);
+			}
+			setHead(to, 0);
+			setSize(to, kept);
+			setLog(to, carried);
+		}
 	}
 
 	/**
@@ -120,12 +142,12 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 * now.
 	 */
 	private Decision rejected(StateWords state, long[] log, long nowNanos, long cost, long windowNanos) {
-		int size = (int) state.word1;
+		int size = size(state);
 		// The request fits once the oldest (size + cost - limit) units have expired; a cost
 		// above the limit never fits, so report when all have.
 		long mustExpire = Math.min(size + cost - this.limit, size);
 		return Decision.rejected(this.limit - size, this.limit,
-				untilExpired(log, (int) state.word0, (int) mustExpire - 1, nowNanos, windowNanos));
+				untilExpired(log, head(state), (int) mustExpire - 1, nowNanos, windowNanos));
 	}
 
 	/**
@@ -136,14 +158,14 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 * compiled code stays small.
 	 */
 	private void append(StateWords state, long[] log, long nowNanos, long cost) {
-		int size = (int) state.word1;
+		int size = size(state);
 		if (cost != 1 || size == log.length) {
 			appendAny(state, log, nowNanos, cost);
 			return;
 		}
-		int tail = index(log, (int) state.word0, size);
+		int tail = index(log, head(state), size);
 		log[tail] = (size > 0) ? Math.max(nowNanos, log[(tail == 0) ? log.length - 1 : tail - 1]) : nowNanos;
-		state.word1 = size + 1;
+		setSize(state, size + 1);
 	}
 
 	/**
@@ -151,17 +173,17 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 * do not fit.
 	 */
 	private void appendAny(StateWords state, long[] log, long nowNanos, long cost) {
-		int size = (int) state.word1;
-		long at = (size > 0) ? Math.max(nowNanos, entry(log, (int) state.word0, size - 1)) : nowNanos;
+		int size = size(state);
+		long at = (size > 0) ? Math.max(nowNanos, entry(log, head(state), size - 1)) : nowNanos;
 		if (size + cost > log.length) {
 			log = grow(state, log, size + (int) cost);
 		}
-		int tail = index(log, (int) state.word0, size);
+		int tail = index(log, head(state), size);
 		for (long i = 0; i < cost; i++) {
 			log[tail] = at;
 			tail = (tail == log.length - 1) ? 0 : tail + 1;
 		}
-		state.word1 = size + cost;
+		setSize(state, size + (int) cost);
 	}
 
 	/**
@@ -171,8 +193,8 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	 * the life of an entry admitted now, when none is left
 	 */
 	private static long expire(StateWords state, long[] log, long nowNanos, long windowNanos) {
-		int head = (int) state.word0;
-		int size = (int) state.word1;
+		int head = head(state);
+		int size = size(state);
 		long untilOldestExpires = windowNanos;
 		while (size > 0) {
 			long age = nowNanos - log[head];
@@ -183,8 +205,8 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 			head = (head == log.length - 1) ? 0 : head + 1;
 			size--;
 		}
-		state.word0 = head;
-		state.word1 = size;
+		setHead(state, head);
+		setSize(state, size);
 		return untilOldestExpires;
 	}
 
@@ -197,24 +219,6 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 			return 0;
 		}
 		return Math.max(0, entry(log, head, index) + windowNanos - nowNanos);
-	}
-
-	/**
-	 * Make {@code to}, a started state of this limit, hold the most recent entries of
-	 * {@code from}, a log of another limit already expired to now, up to this limit.
-	 */
-	void carryEntries(StateWords from, StateWords to) {
-		long[] log = (long[]) from.extension();
-		int head = (int) from.word0;
-		int size = (int) from.word1;
-		int kept = (int) Math.min(size, this.limit);
-		long[] carried = new long[(int) Math.max(kept, Math.min(this.limit, INITIAL_CAPACITY))];
-		for (int i = 0; i < kept; i++) {
-			carried[i] = entry(log, head, size - kept + i);
-		}
-		to.word0 = 0;
-		to.word1 = kept;
-		to.extension(carried);
 	}
 
 	private static long entry(long[] log, int head, int index) {
@@ -237,14 +241,41 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	private long[] grow(StateWords state, long[] log, int required) {
 		int capacity = (int) Math.min(this.limit, Math.max(required, 2L * log.length));
 		long[] grown = new long[capacity];
-		int head = (int) state.word0;
-		int size = (int) state.word1;
+		int head = head(state);
+		int size = size(state);
 		for (int i = 0; i < size; i++) {
 			grown[i] = entry(log, head, i);
 		}
-		state.word0 = 0;
-		state.extension(grown);
+		setHead(state, 0);
+		setLog(state, grown);
 		return grown;
+	}
+
+	// The state's layout: where the ring's oldest entry is, then how many entries it
+	// holds; the extension is the ring of admission instants, oldest first from the head.
+
+	private static int head(StateWords state) {
+		return (int) state.word0;
+	}
+
+	private static void setHead(StateWords state, int head) {
+		state.word0 = head;
+	}
+
+	private static int size(StateWords state) {
+		return (int) state.word1;
+	}
+
+	private static void setSize(StateWords state, int size) {
+		state.word1 = size;
+	}
+
+	private static long[] log(StateWords state) {
+		return (long[]) state.extension();
+	}
+
+	private static void setLog(StateWords state, long[] log) {
+		state.extension(log);
 	}
 
 }

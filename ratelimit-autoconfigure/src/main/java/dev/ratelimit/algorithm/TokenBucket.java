@@ -45,14 +45,10 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		return parameters;
 	}
 
-	/**
-	 * Words: the tokens held (a {@code double}'s bits), then when they were last
-	 * refilled.
-	 */
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		state.word0 = Double.doubleToRawLongBits(this.capacity);
-		state.word1 = nowNanos;
+		setTokens(state, this.capacity);
+		setRefilledAt(state, nowNanos);
 	}
 
 	@Override
@@ -78,7 +74,7 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		if (allowed) {
 			double after = Math.max(0, tokens - cost);
 			if (consume) {
-				state.word0 = Double.doubleToRawLongBits(after);
+				setTokens(state, after);
 			}
 			remaining = Nanos.wholeUnits(after);
 			// When the next whole token arrives, not when the bucket is full again: within
@@ -96,7 +92,7 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		double tokens = refill(state, nowNanos, Nanos.of(this.refillPeriod));
-		state.word0 = Double.doubleToRawLongBits(Math.max(0, tokens - cost));
+		setTokens(state, Math.max(0, tokens - cost));
 	}
 
 	@Override
@@ -105,19 +101,34 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	}
 
 	/**
+	 * Refilled at the old rate up to now, then the client keeps what it had consumed
+	 * ({@code capacity - tokens}) against the new capacity; from now on it refills at the
+	 * new rate. An idle client is full under the new capacity, as a new client is.
+	 * Another algorithm's state: fresh.
+	 */
+	@Override
+	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
+		if (previous instanceof TokenBucket old) {
+			double consumed = old.capacity - old.refill(from, nowNanos, Nanos.of(old.refillPeriod));
+			setTokens(to, Math.max(0, Math.min(this.capacity, this.capacity - consumed)));
+			setRefilledAt(to, refilledAt(from));
+		}
+	}
+
+	/**
 	 * The tokens held at {@code nowNanos}.
 	 */
 	private double refill(StateWords state, long nowNanos, double periodNanos) {
-		double tokens = Double.longBitsToDouble(state.word0);
-		long elapsed = nowNanos - state.word1;
+		double tokens = tokens(state);
+		long elapsed = nowNanos - refilledAt(state);
 		// A late reading neither refills nor moves the refill instant back.
 		if (elapsed <= 0) {
 			return tokens;
 		}
 		// Multiplying before dividing keeps whole periods exact: 1s at 3/s is 3.0.
 		tokens = Math.min(this.capacity, tokens + elapsed * this.refillRate / periodNanos);
-		state.word0 = Double.doubleToRawLongBits(tokens);
-		state.word1 = nowNanos;
+		setTokens(state, tokens);
+		setRefilledAt(state, nowNanos);
 		return tokens;
 	}
 
@@ -130,6 +141,25 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 			return 0;
 		}
 		return Nanos.ceil(missing * periodNanos / this.refillRate);
+	}
+
+	// The state's layout: the tokens held, as a double's bits, then when they were last
+	// refilled.
+
+	private static double tokens(StateWords state) {
+		return Double.longBitsToDouble(state.word0);
+	}
+
+	private static void setTokens(StateWords state, double tokens) {
+		state.word0 = Double.doubleToRawLongBits(tokens);
+	}
+
+	private static long refilledAt(StateWords state) {
+		return state.word1;
+	}
+
+	private static void setRefilledAt(StateWords state, long nanos) {
+		state.word1 = nanos;
 	}
 
 }

@@ -6,7 +6,7 @@ package dev.ratelimit.store;
  * packed four bits a character into one word beside the state: no {@code String}, no
  * array, 56 bytes in all.
  */
-final class AddressKeyBucket extends LocalBucket {
+final class AddressKeyBucket extends CaffeineBucket {
 
 	static final int MAX_LENGTH = 15;
 
@@ -28,8 +28,8 @@ final class AddressKeyBucket extends LocalBucket {
 	 */
 	private final long key;
 
-	AddressKeyBucket(PolicyTier policyTier, long encodedKey) {
-		super(policyTier);
+	AddressKeyBucket(BucketGroup group, long encodedKey) {
+		super(group);
 		this.key = encodedKey;
 	}
 

@@ -11,8 +11,8 @@ import java.util.Objects;
  * the resolved key. A key seen under two tiers (an IP with and without an API key)
  * has one bucket per tier, so switching tiers never resets a quota.
  * <p>
- * An id equals the Caffeine store's bucket of the same policy, tier and key, and hashes
- * alike, so that a request's id finds its bucket without building another key.
+ * An id equals an {@link IdentifiedBucket} of the same policy, tier and key, and hashes
+ * alike, so that a store whose buckets are their own keys finds one by the request's id.
  *
  * @param policy the policy id
  * @param tier the tier name
@@ -41,26 +41,21 @@ public record BucketId(String policy, String tier, String key) {
 			return Objects.equals(this.policy, id.policy) && Objects.equals(this.tier, id.tier)
 					&& Objects.equals(this.key, id.key);
 		}
-		return other instanceof LocalBucket bucket && bucket.is(this.policy, this.tier, this.key);
+		return other instanceof IdentifiedBucket bucket && bucket.hasId(this.policy, this.tier, this.key);
 	}
 
 	@Override
 	public int hashCode() {
-		return hash(hash(this.policy, this.tier), Objects.hashCode(this.key));
+		return hash(this.policy, this.tier, Objects.hashCode(this.key));
 	}
 
 	/**
-	 * The part of a bucket's hash that its policy and tier make.
+	 * The hash of the id of {@code policy}, {@code tier} and a key whose
+	 * {@link String#hashCode()} is {@code keyHash}: what an {@link IdentifiedBucket}
+	 * hashes as, from a key it may not keep as a {@code String}.
 	 */
-	static int hash(String policy, String tier) {
-		return 31 * Objects.hashCode(policy) + Objects.hashCode(tier);
-	}
-
-	/**
-	 * A bucket's hash from {@link #hash(String, String)} and its key's hash.
-	 */
-	static int hash(int policyAndTier, int key) {
-		return 31 * policyAndTier + key;
+	public static int hash(String policy, String tier, int keyHash) {
+		return 31 * (31 * Objects.hashCode(policy) + Objects.hashCode(tier)) + keyHash;
 	}
 
 	/**

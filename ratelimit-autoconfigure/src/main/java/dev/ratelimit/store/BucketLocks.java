@@ -57,7 +57,7 @@ final class BucketLocks {
 	 * Take the lock of {@code bucket}, waiting as long as another thread holds it.
 	 * @return the lock taken, for {@link #unlock(int)}
 	 */
-	static int lock(LocalBucket bucket) {
+	static int lock(CaffeineBucket bucket) {
 		int lock = index(System.identityHashCode(bucket));
 		if (!LOCK.compareAndSet(WORDS, lock, FREE, HELD)) {
 			await(lock);

@@ -35,14 +35,14 @@ import reactor.core.publisher.Mono;
  * {@link BucketLocks}: there is no global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
- * at once (see {@link LocalBucket}); what the buckets of a tier share (limits, idle
- * timeout) is held once per tier. When the cache is full, evicting a bucket while a
- * request is being judged against it lets the next request start a fresh one: under
- * that pressure a client may get a new quota, never a crash.
+ * at once (see {@link CaffeineBucket}); what the buckets of a tier share (limits, idle
+ * timeout) is held once per tier, in its {@link BucketGroup}. When the cache is full,
+ * evicting a bucket while a request is being judged against it lets the next request
+ * start a fresh one: under that pressure a client may get a new quota, never a crash.
  * <p>
- * A little over 300 lines because both ports live here (the decision, and the read side
- * the actuator walks) along with taking buckets over across a live reload: all three
- * need the cache's layout, which stays private to this class.
+ * Both ports live here (the decision, and the read side the actuator walks) along with
+ * taking buckets over across a live reload: all three need the cache's layout, which
+ * stays private to this class.
  */
 public final class CaffeineBucketStore implements BucketStore {
 
@@ -60,12 +60,12 @@ public final class CaffeineBucketStore implements BucketStore {
 	/**
 	 * Buckets keyed by themselves: looked up by {@link BucketId}, which equals them.
 	 */
-	private final Cache<Object, LocalBucket> cache;
+	private final Cache<Object, CaffeineBucket> cache;
 
 	/**
-	 * Tiers by policy id, then tier name, created with their first bucket.
+	 * Bucket groups by policy id, then tier name, created with their first bucket.
 	 */
-	private final Map<String, Map<String, PolicyTier>> tiers = new ConcurrentHashMap<>();
+	private final Map<String, Map<String, BucketGroup>> groups = new ConcurrentHashMap<>();
 
 	/**
 	 * Live buckets per policy id, counted as buckets are created and removed, so that
@@ -126,15 +126,15 @@ public final class CaffeineBucketStore implements BucketStore {
 	@Override
 	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
 		// Read once, before the bucket's lock, not under it (a new bucket starts at this
-		// reading too): reading the clock (about 23 ns on the benchmark machine) costs half
-		// as much as a token bucket's whole decision, and every thread waiting for the
-		// bucket would wait for it too. A thread that waited may bring a reading older than
-		// the decision before it; every algorithm takes such a late reading as no time
-		// having passed, so it never finds more room than that decision left.
+		// reading too): reading the clock costs a good part of a whole decision
+		// (docs/benchmarks.md), and every thread waiting for the bucket would wait for it
+		// too. A thread that waited may bring a reading older than the decision before it;
+		// every algorithm takes such a late reading as no time having passed, so it never
+		// finds more room than that decision left.
 		long now = this.clock.nanoTime();
-		LocalBucket bucket = this.cache.getIfPresent(id);
+		CaffeineBucket bucket = this.cache.getIfPresent(id);
 		while (true) {
-			if (bucket == null || bucket.policyTier.tier != tier) {
+			if (bucket == null || bucket.group.tier != tier) {
 				bucket = bucketOf(id, tier, bucket, now);
 			}
 			int lock = BucketLocks.lock(bucket);
@@ -155,7 +155,7 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * first seen at {@code nowNanos} when {@code found} is {@code null}, else one taking
 	 * over {@code found}.
 	 */
-	private LocalBucket bucketOf(BucketId id, Tier tier, @Nullable LocalBucket found, long nowNanos) {
+	private CaffeineBucket bucketOf(BucketId id, Tier tier, @Nullable CaffeineBucket found, long nowNanos) {
 		return (found != null) ? takeOver(found, tier) : create(id, tier, nowNanos);
 	}
 
@@ -168,7 +168,7 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * tier, carrying the state the same way. Answers {@code current} itself when another
 	 * thread retired it meanwhile, for the caller to look the bucket up again.
 	 */
-	private LocalBucket takeOver(LocalBucket current, Tier tier) {
+	private CaffeineBucket takeOver(CaffeineBucket current, Tier tier) {
 		int lock = BucketLocks.lock(current);
 		try {
 			if (current.retired()) {
@@ -176,7 +176,7 @@ public final class CaffeineBucketStore implements BucketStore {
 			}
 			long now = this.clock.nanoTime();
 			BucketId id = current.id();
-			LocalBucket successor = LocalBucket.create(policyTier(id, tier), id.key(), now);
+			CaffeineBucket successor = CaffeineBucket.create(group(id, tier), id.key(), now);
 			successor.takeOver(current, now);
 			// Unless the bucket was evicted or reset meanwhile: then, as for any bucket
 			// evicted while judged, the next request starts afresh.
@@ -195,7 +195,7 @@ public final class CaffeineBucketStore implements BucketStore {
 		return Flux.fromStream(() -> this.cache.asMap()
 			.values()
 			.stream()
-			.filter((bucket) -> bucket.policyTier.policy.equals(policy.id()))
+			.filter((bucket) -> bucket.group.policy.equals(policy.id()))
 			.map(this::snapshot)
 			.filter((snapshot) -> snapshot != null));
 	}
@@ -206,7 +206,7 @@ public final class CaffeineBucketStore implements BucketStore {
 			List<BucketSnapshot> snapshots = new ArrayList<>();
 			for (BucketId id : ids(policy, key)) {
 				// Quietly: looking at a bucket must not keep it alive.
-				LocalBucket bucket = this.cache.policy().getIfPresentQuietly(id);
+				CaffeineBucket bucket = this.cache.policy().getIfPresentQuietly(id);
 				BucketSnapshot snapshot = (bucket != null) ? snapshot(bucket) : null;
 				if (snapshot != null) {
 					snapshots.add(snapshot);
@@ -220,9 +220,9 @@ public final class CaffeineBucketStore implements BucketStore {
 		return Mono.fromSupplier(() -> {
 			boolean removed = false;
 			for (BucketId id : ids(policy, key)) {
-				LocalBucket bucket = this.cache.asMap().remove(id);
+				CaffeineBucket bucket = this.cache.asMap().remove(id);
 				if (bucket != null) {
-					bucket.policyTier.policyBuckets.decrement();
+					bucket.group.policyBuckets.decrement();
 					removed = true;
 				}
 			}
@@ -260,32 +260,31 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * The bucket of a client not found in the cache: a new one first seen at
 	 * {@code nowNanos}, or the one another thread created meanwhile.
 	 */
-	private LocalBucket create(BucketId id, Tier tier, long nowNanos) {
-		LocalBucket created = LocalBucket.create(policyTier(id, tier), id.key(), nowNanos);
+	private CaffeineBucket create(BucketId id, Tier tier, long nowNanos) {
+		CaffeineBucket created = CaffeineBucket.create(group(id, tier), id.key(), nowNanos);
 		// Not get(key, mappingFunction), whose compute allocates a function and a
-		// remapping per new key: the new-key benchmark allocates 360 B a request this way
-		// against 444 to 492 B, in about 0.9x the time.
-		LocalBucket existing = this.cache.asMap().putIfAbsent(created, created);
+		// remapping per new key (docs/benchmarks.md, section 1).
+		CaffeineBucket existing = this.cache.asMap().putIfAbsent(created, created);
 		if (existing != null) {
 			return existing;
 		}
-		created.policyTier.policyBuckets.increment();
+		created.group.policyBuckets.increment();
 		return created;
 	}
 
 	/**
-	 * What the buckets of {@code tier} share: created with the tier's first bucket, and
+	 * The group of the buckets of {@code tier}: created with the tier's first bucket, and
 	 * again when a request brings another instance of the tier, from reloaded policies.
 	 */
-	private PolicyTier policyTier(BucketId id, Tier tier) {
-		Map<String, PolicyTier> policyTiers = this.tiers.computeIfAbsent(id.policy(),
+	private BucketGroup group(BucketId id, Tier tier) {
+		Map<String, BucketGroup> policyGroups = this.groups.computeIfAbsent(id.policy(),
 				(policy) -> new ConcurrentHashMap<>());
-		PolicyTier known = policyTiers.get(id.tier());
+		BucketGroup known = policyGroups.get(id.tier());
 		if (known != null && known.tier == tier) {
 			return known;
 		}
-		return policyTiers.compute(id.tier(), (name, existing) -> (existing != null && existing.tier == tier)
-				? existing : new PolicyTier(id.policy(), tier,
+		return policyGroups.compute(id.tier(), (name, existing) -> (existing != null && existing.tier == tier)
+				? existing : new BucketGroup(id.policy(), tier,
 						this.bucketCounts.computeIfAbsent(id.policy(), (policy) -> new LongAdder())));
 	}
 
@@ -294,16 +293,16 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * the one that took it over (still one live bucket), nor for a reset, which counts
 	 * its own removal.
 	 */
-	private void evicted(@Nullable Object key, @Nullable LocalBucket bucket, RemovalCause cause) {
+	private void evicted(@Nullable Object key, @Nullable CaffeineBucket bucket, RemovalCause cause) {
 		if (bucket != null) {
-			bucket.policyTier.policyBuckets.decrement();
+			bucket.group.policyBuckets.decrement();
 		}
 	}
 
 	/**
 	 * The bucket as it stands, or {@code null} when another took it over meanwhile.
 	 */
-	private BucketSnapshot snapshot(LocalBucket bucket) {
+	private BucketSnapshot snapshot(CaffeineBucket bucket) {
 		int lock = BucketLocks.lock(bucket);
 		try {
 			if (bucket.retired()) {
@@ -339,21 +338,21 @@ public final class CaffeineBucketStore implements BucketStore {
 	/**
 	 * A bucket expires once idle for its tier's idle timeout.
 	 */
-	private static final class IdleTimeout implements Expiry<Object, LocalBucket> {
+	private static final class IdleTimeout implements Expiry<Object, CaffeineBucket> {
 
 		@Override
-		public long expireAfterCreate(Object key, LocalBucket bucket, long currentTime) {
-			return bucket.policyTier.idleTimeoutNanos;
+		public long expireAfterCreate(Object key, CaffeineBucket bucket, long currentTime) {
+			return bucket.group.idleTimeoutNanos;
 		}
 
 		@Override
-		public long expireAfterUpdate(Object key, LocalBucket bucket, long currentTime, long currentDuration) {
-			return bucket.policyTier.idleTimeoutNanos;
+		public long expireAfterUpdate(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
+			return bucket.group.idleTimeoutNanos;
 		}
 
 		@Override
-		public long expireAfterRead(Object key, LocalBucket bucket, long currentTime, long currentDuration) {
-			return bucket.policyTier.idleTimeoutNanos;
+		public long expireAfterRead(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
+			return bucket.group.idleTimeoutNanos;
 		}
 
 	}

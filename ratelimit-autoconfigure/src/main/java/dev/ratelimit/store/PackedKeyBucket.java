@@ -6,7 +6,7 @@ package dev.ratelimit.store;
  * into two words beside the state: no {@code String}, no array, 64 bytes in all. Keys
  * that {@link AddressKeyBucket} packs in one word are packed there.
  */
-final class PackedKeyBucket extends LocalBucket {
+final class PackedKeyBucket extends CaffeineBucket {
 
 	static final int MAX_LENGTH = 16;
 
@@ -23,8 +23,8 @@ final class PackedKeyBucket extends LocalBucket {
 	 */
 	private final long high;
 
-	PackedKeyBucket(PolicyTier policyTier, String key) {
-		super(policyTier);
+	PackedKeyBucket(BucketGroup group, String key) {
+		super(group);
 		if (!fits(key)) {
 			throw new IllegalArgumentException("key does not fit in two words: " + key);
 		}

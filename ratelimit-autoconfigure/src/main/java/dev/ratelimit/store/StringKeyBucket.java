@@ -6,14 +6,14 @@ import org.jspecify.annotations.Nullable;
  * A bucket keeping its key as a {@code String}: a key too long to pack, or a bucket with
  * an extension (a sliding window log, a tier of several limits).
  */
-final class StringKeyBucket extends LocalBucket {
+final class StringKeyBucket extends CaffeineBucket {
 
 	private final String key;
 
 	private @Nullable Object extension;
 
-	StringKeyBucket(PolicyTier policyTier, String key) {
-		super(policyTier);
+	StringKeyBucket(BucketGroup group, String key) {
+		super(group);
 		this.key = key;
 	}
 

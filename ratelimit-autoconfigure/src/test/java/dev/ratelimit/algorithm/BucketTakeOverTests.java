@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a client's state becomes when its tier's limits change on a live reload: kept,
- * re-based or fresh, per algorithm, as {@link StateCarry} defines.
+ * re-based or fresh, as each algorithm's {@link Limit#carryOver} defines.
  */
 class BucketTakeOverTests {
 

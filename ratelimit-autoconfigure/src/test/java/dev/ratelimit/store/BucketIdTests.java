@@ -45,4 +45,15 @@ class BucketIdTests {
 		assertThat(BucketId.lookupKey(LONG_DIGEST.toUpperCase())).isEqualTo(BucketId.storedKey(LONG_DIGEST.toUpperCase()));
 	}
 
+	@Test
+	void anIdEqualsTheBucketsThatSayTheyAreItsAndHashesAsTheirKeysHashSays() {
+		BucketId id = new BucketId("orders", "anonymous", "203.0.113.7");
+		IdentifiedBucket same = (policy, tier, key) -> policy.equals("orders") && tier.equals("anonymous")
+				&& "203.0.113.7".equals(key);
+		IdentifiedBucket other = (policy, tier, key) -> false;
+		assertThat(id).isEqualTo(same).isNotEqualTo(other).isNotEqualTo("203.0.113.7");
+		assertThat(id.hashCode()).isEqualTo(BucketId.hash("orders", "anonymous", "203.0.113.7".hashCode()));
+		assertThat(id.hashCode()).isNotEqualTo(new BucketId("orders", "pro", "203.0.113.7").hashCode());
+	}
+
 }

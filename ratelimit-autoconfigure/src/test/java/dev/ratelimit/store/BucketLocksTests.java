@@ -14,14 +14,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class BucketLocksTests {
 
-	private static final PolicyTier TIER = new PolicyTier("orders",
+	private static final BucketGroup TIER = new BucketGroup("orders",
 			new Tier("anonymous", List.of(new FixedWindow(5, Duration.ofMinutes(1)))), new LongAdder());
 
 	private long counted;
 
 	@Test
 	void threadsHoldingABucketsLockNeverOverlap() throws Exception {
-		LocalBucket bucket = LocalBucket.create(TIER, "10.0.0.1", 0);
+		CaffeineBucket bucket = CaffeineBucket.create(TIER, "10.0.0.1", 0);
 		// Many more threads than processors, so that holders are descheduled mid-section
 		// and waiters pass through spinning into yielding.
 		Concurrently.run(16, (thread) -> {
@@ -43,7 +43,7 @@ class BucketLocksTests {
 
 	@Test
 	void aBucketsLockIsTheSameOnEveryCall() {
-		LocalBucket bucket = LocalBucket.create(TIER, "10.0.0.1", 0);
+		CaffeineBucket bucket = CaffeineBucket.create(TIER, "10.0.0.1", 0);
 		int lock = BucketLocks.lock(bucket);
 		BucketLocks.unlock(lock);
 		int again = BucketLocks.lock(bucket);

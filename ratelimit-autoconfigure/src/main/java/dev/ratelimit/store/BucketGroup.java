@@ -10,17 +10,18 @@ import dev.ratelimit.policy.Tier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A tier of a policy as the Caffeine store keeps its buckets: what every bucket of the
- * tier shares, held once rather than per bucket.
+ * The Caffeine store's buckets of one tier of one policy: what they all share (their
+ * policy and tier, the limits, the idle timeout), held once rather than per bucket, and
+ * each bucket refers to it.
  */
-final class PolicyTier {
+final class BucketGroup {
 
 	final String policy;
 
 	final String tierName;
 
 	/**
-	 * The tier as the policies in force when it was created have it: a request of
+	 * The tier as the policies in force when the group was created have it: a request of
 	 * another {@link Tier} instance of the same name comes from policies reloaded since.
 	 */
 	final Tier tier;
@@ -43,17 +44,11 @@ final class PolicyTier {
 	final boolean keepsOnlyWords;
 
 	/**
-	 * The part of every bucket's hash that the policy and tier make, as
-	 * {@link BucketId#hashCode()} computes it.
-	 */
-	final int hash;
-
-	/**
-	 * The live buckets of the policy, which every tier of the policy counts in.
+	 * The live buckets of the policy, which every group of the policy counts in.
 	 */
 	final LongAdder policyBuckets;
 
-	PolicyTier(String policy, Tier tier, LongAdder policyBuckets) {
+	BucketGroup(String policy, Tier tier, LongAdder policyBuckets) {
 		this.policy = policy;
 		this.tierName = tier.name();
 		this.tier = tier;
@@ -61,7 +56,6 @@ final class PolicyTier {
 		this.onlyLimit = (this.limits.size() == 1) ? this.limits.get(0) : null;
 		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout());
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
-		this.hash = BucketId.hash(policy, this.tierName);
 		this.policyBuckets = policyBuckets;
 	}
 
