@@ -7,10 +7,15 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ratelimit.testsupport.NettyLeakGuard;
+
 /**
  * A class loader of the test class path without Spring Cloud Gateway's jars, for an
  * application that must start without the gateway: unlike hiding classes from a
- * filtering class loader, a class that links to the gateway fails to load here.
+ * filtering class loader, a class that links to the gateway fails to load here. Netty
+ * alone comes from the test's class loader, so that {@link NettyLeakGuard} sees the
+ * application's buffers (a second Netty would not take the guard's leak detector); Netty
+ * links to no class of Spring's or the gateway's.
  */
 final class WithoutGateway {
 
@@ -27,7 +32,23 @@ final class WithoutGateway {
 				urls.add(new File(entry).toURI().toURL());
 			}
 		}
-		return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+		return NettyLeakGuard.requireGuarded(new SharingNetty(urls.toArray(new URL[0])));
+	}
+
+	private static final class SharingNetty extends URLClassLoader {
+
+		SharingNetty(URL[] urls) {
+			super(urls, ClassLoader.getPlatformClassLoader());
+		}
+
+		@Override
+		protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+			if (name.startsWith("io.netty.")) {
+				return WithoutGateway.class.getClassLoader().loadClass(name);
+			}
+			return super.loadClass(name, resolve);
+		}
+
 	}
 
 }

@@ -33,6 +33,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * exits: an unread body a test client's pooled connection keeps. Leaks go to the
  * failure rather than to Netty's error log, where the guard's own buffer would be
  * logged after every class.
+ * <p>
+ * Netty loads the replacement detector from the system class loader, so a class loader
+ * that loads Netty again gets Netty's own detector (logging that the guard's "does not
+ * inherit from ResourceLeakDetector") and its leaks go untold: a test that starts an
+ * application in a class loader of its own lets it load Netty from the test's, and
+ * passes it through {@link #requireGuarded(ClassLoader)}.
  */
 public final class NettyLeakGuard implements AfterAllCallback {
 
@@ -117,6 +123,25 @@ public final class NettyLeakGuard implements AfterAllCallback {
 		}
 		trackedWhenChecked = TRACKED.get();
 		return leaks;
+	}
+
+	/**
+	 * {@code loader}, once it is known to load the Netty whose buffers the guard watches;
+	 * fails where it loads a Netty of its own, whose leaks the guard could not tell.
+	 */
+	public static <L extends ClassLoader> L requireGuarded(L loader) {
+		Class<?> detector;
+		try {
+			detector = Class.forName(ResourceLeakDetector.class.getName(), false, loader);
+		}
+		catch (ClassNotFoundException ex) {
+			return loader;
+		}
+		if (detector != ResourceLeakDetector.class) {
+			throw new IllegalStateException(loader + " loads a Netty of its own, whose leak detector " + NettyLeakGuard.class
+					+ " cannot replace: have it load io.netty from " + ResourceLeakDetector.class.getClassLoader());
+		}
+		return loader;
 	}
 
 	/**

@@ -23,7 +23,6 @@ import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
@@ -48,10 +47,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * recorded as metrics and totals, and the headers are written on Netty's headers, as on
  * Reactor Netty. Every request sets its client's header first, one client or many, so
  * that both pay the same for it.
- * Asserts behaviour only, never time. Its name keeps it out of the test suite; run it
- * with {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=RequestPathMeasurement}.
+ * Asserts behaviour only, never time. Run it with
+ * {@code ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure test-compile exec:exec@request-path}.
  */
-class RequestPathMeasurement {
+public final class RequestPathMeasurement {
 
 	private static final int WARM_UP = 300_000;
 
@@ -62,8 +61,10 @@ class RequestPathMeasurement {
 	private static final Tier TIER = new Tier("anonymous",
 			List.of(new TokenBucket(100_000_000_000L, 1, Duration.ofSeconds(1))));
 
-	@Test
-	void measuresTheInLineAndTheReactivePaths() {
+	private RequestPathMeasurement() {
+	}
+
+	public static void main(String[] arguments) {
 		String[] oneClient = { "client-1" };
 		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null, oneClient);
 		measure("in line, 200,000 clients in random order", new TierSource.ApiKey(), null, manyClients());

@@ -18,7 +18,6 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -39,10 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout is a minute, so that every decision is timed to its answer, none cut short.
  * Each mode runs {@value #RUNS} times on an idle machine and as often with a thread of
  * this JVM spinning on one core; prints the numbers {@code docs/benchmarks.md} quotes.
- * Asserts behaviour only, never time. Its name keeps it out of the test suite; run it
- * with {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=StartUpLatencyMeasurement}.
+ * Asserts behaviour only, never time. Run it with
+ * {@code ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure test-compile exec:exec@start-up-latency}.
  */
-class StartUpLatencyMeasurement {
+public final class StartUpLatencyMeasurement {
 
 	private static final int RUNS = 5;
 
@@ -52,8 +51,10 @@ class StartUpLatencyMeasurement {
 
 	private static final Tier TIER = TestPolicies.tier("anonymous", new FixedWindow(10, Duration.ofMinutes(1)));
 
-	@Test
-	void measuresTheFirstDecisionsAfterStartUp() throws Exception {
+	private StartUpLatencyMeasurement() {
+	}
+
+	public static void main(String[] arguments) throws Exception {
 		for (int spinners : new int[] { 0, 1, 3 }) {
 			for (String mode : new String[] { "connection only", "warm-up" }) {
 				measure(mode, spinners);

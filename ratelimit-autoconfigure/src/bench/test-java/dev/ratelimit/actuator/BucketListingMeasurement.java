@@ -17,23 +17,24 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Measures listing the hottest buckets of a policy with a million live buckets while
  * another thread keeps deciding requests; prints the numbers that
- * {@code docs/operations.md} quotes. Asserts behaviour only, never time. Its name keeps
- * it out of the test suite (it takes a few seconds and a gigabyte); run it with
- * {@code ./mvnw -B -q -pl ratelimit-autoconfigure test -Dtest=BucketListingMeasurement}.
+ * {@code docs/operations.md} quotes. Asserts behaviour only, never time. It takes a few
+ * seconds and a gigabyte; run it with
+ * {@code ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure test-compile exec:exec@bucket-listing}.
  */
-class BucketListingMeasurement {
+public final class BucketListingMeasurement {
 
 	private static final int BUCKETS = 1_000_000;
 
-	@Test
-	void listsTheHottestOfAMillionBucketsWhileRequestsAreDecided() throws Exception {
+	private BucketListingMeasurement() {
+	}
+
+	public static void main(String[] arguments) throws Exception {
 		CaffeineBucketStore store = new CaffeineBucketStore(MonotonicClock.SYSTEM, 2L * BUCKETS);
 		Tier tier = new Tier("anonymous", List.of(new TokenBucket(100, 1, Duration.ofSeconds(1))));
 		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.ClientIp(), false, 1,
