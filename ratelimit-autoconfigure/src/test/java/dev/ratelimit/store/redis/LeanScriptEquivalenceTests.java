@@ -63,14 +63,14 @@ class LeanScriptEquivalenceTests {
 	void leanScriptDecidesAndStoresAsTheGenericScript(Algorithm algorithm) {
 		StringRedisTemplate template = redis.blockingTemplate();
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> generic = RedisScript.of(fake(BucketScript.source()), List.class);
+		RedisScript<List> generic = RedisScript.of(fake(ScriptAssembler.generic()), List.class);
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> lean = RedisScript.of(fake(BucketScript.leanSource(algorithm)), List.class);
+		RedisScript<List> lean = RedisScript.of(fake(ScriptAssembler.lean(algorithm)), List.class);
 		for (long seed = 1; seed <= 12; seed++) {
 			Random random = new Random(seed * 31 + algorithm.ordinal());
 			Limit limit = randomLimit(algorithm, random);
 			Tier tier = new Tier("free", List.of(limit));
-			TierLayout layout = new TierLayout("rl", "orders", tier);
+			RedisLayout layout = new RedisLayout("rl", "orders", tier);
 			assertThat(layout.leanAlgorithm()).isEqualTo(algorithm);
 			String client = "seed-" + seed;
 			List<String> genericKeys = layout.keys("generic-" + client);
@@ -126,25 +126,25 @@ class LeanScriptEquivalenceTests {
 
 	@Test
 	void theFakesReplaceTheOnlyReadOfRedisTimeAndTheOnlyExpiryOfALog() {
-		for (String source : List.of(BucketScript.source(), BucketScript.leanSource(Algorithm.SLIDING_WINDOW_LOG))) {
+		for (String source : List.of(ScriptAssembler.generic(), ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG))) {
 			assertThat(source.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 			assertThat(source.split("PEXPIRE", -1)).hasSize(2);
 			assertThat(source).contains(EXPIRY_CALL);
 		}
 		for (Algorithm algorithm : Algorithm.values()) {
-			assertThat(BucketScript.leanSource(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+			assertThat(ScriptAssembler.lean(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 		}
 	}
 
 	@Test
 	void aTierOfOneLimitTakesItsAlgorithmsLeanScript() {
 		Limit bucket = new TokenBucket(10, 1, Duration.ofSeconds(1));
-		assertThat(new TierLayout("rl", "orders", new Tier("free", List.of(bucket))).leanAlgorithm())
+		assertThat(new RedisLayout("rl", "orders", new Tier("free", List.of(bucket))).leanAlgorithm())
 			.isEqualTo(Algorithm.TOKEN_BUCKET);
-		assertThat(new TierLayout("rl", "orders",
+		assertThat(new RedisLayout("rl", "orders",
 				new Tier("free", List.of(bucket, new FixedWindow(100, Duration.ofHours(1))))).leanAlgorithm())
 			.isNull();
-		TierLayout log = new TierLayout("rl", "orders",
+		RedisLayout log = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new SlidingWindowLog(10, Duration.ofMinutes(1)))));
 		assertThat(log.leanAlgorithm()).isEqualTo(Algorithm.SLIDING_WINDOW_LOG);
 		// The generic script's keys are the log's list, then the bucket key.
@@ -154,7 +154,7 @@ class LeanScriptEquivalenceTests {
 
 	@Test
 	void leanArgumentsAreAsTheProtocolSays() {
-		TierLayout layout = new TierLayout("rl", "orders",
+		RedisLayout layout = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new TokenBucket(10, 2, Duration.ofSeconds(1)))));
 		List<String> arguments = layout.leanArguments(3);
 		assertThat(arguments).hasSize(ScriptProtocol.LEAN_ARGUMENTS);

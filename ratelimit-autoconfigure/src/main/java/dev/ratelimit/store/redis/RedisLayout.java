@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * slot with a {@code }}; none holds a glob character, so no key matches a SCAN
  * pattern it was not meant to.
  */
-final class TierLayout {
+final class RedisLayout {
 
 	/**
 	 * The characters a key part never holds as they are.
@@ -73,7 +73,7 @@ final class TierLayout {
 	 */
 	private final List<String> leanArguments;
 
-	TierLayout(String prefix, String policy, Tier tier) {
+	RedisLayout(String prefix, String policy, Tier tier) {
 		this(prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":", tier);
 	}
 
@@ -83,11 +83,11 @@ final class TierLayout {
 	 * which no escaped policy id is, so that no policy's bucket, read or SCAN pattern ever
 	 * meets them.
 	 */
-	static TierLayout warmUp(String prefix, Tier tier) {
-		return new TierLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
+	static RedisLayout warmUp(String prefix, Tier tier) {
+		return new RedisLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
 	}
 
-	private TierLayout(String keyPrefix, Tier tier) {
+	private RedisLayout(String keyPrefix, Tier tier) {
 		this.tier = tier;
 		this.keyPrefix = keyPrefix;
 		List<Limit> limits = tier.limits();
