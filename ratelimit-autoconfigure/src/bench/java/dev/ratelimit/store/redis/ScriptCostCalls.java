@@ -21,7 +21,7 @@ import dev.ratelimit.policy.Tier;
 
 /**
  * What src/bench/redis-script-cost.sh sends to Redis: the scripts exactly as
- * {@link BucketScript} assembles them, and one {@code acquire} call per algorithm on
+ * {@link ScriptAssembler} assembles them, and one {@code acquire} call per algorithm on
  * one hot bucket of a tier of one limit, with the script, keys and arguments
  * {@link BucketScript} and {@link RedisLayout} choose for it: the algorithm's lean
  * script. Each limit's quota outlasts any run, so every call is admitted and writes,
@@ -29,10 +29,10 @@ import dev.ratelimit.policy.Tier;
  * <p>
  * The sliding window log, whose state grows with its limit, is called three ways: a log
  * that only grows (nothing expires within a run: tens of thousands of entries); a log
- * in its steady state, a window so short (2 ms, 20 ms) that at the benchmark's rate of
- * calls (about 50,000 a second) it holds about a hundred entries (a thousand) and every
- * call expires about one as it adds one, as with a client at its limit; and a log full at
- * 1,000 entries that rejects every call after its first thousand.
+ * in its steady state, a window so short (2 ms, 20 ms) that every call expires about one
+ * entry as it adds one, as with a client at its limit (docs/benchmarks.md gives the sizes
+ * this reaches); and a log full at 1,000 entries that rejects every call after its first
+ * thousand.
  * <p>
  * Writes {@code script.lua} (the generic script), {@code script-<call>.lua} for each
  * call that takes a script of its own, and {@code calls.tsv} (per line: the call's

@@ -14,10 +14,10 @@ import dev.ratelimit.policy.Tier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How one tier of one policy is laid out in Redis, computed once: the key prefix of
- * its buckets and the script arguments describing its limits. A bucket is one string
- * key, its {@linkplain #BUCKET_SUFFIX bucket key} ({@code rl:{orders:free:10.0.0.1}:b2}),
- * holding the requests judged and every limit's state, each under its tag: its
+ * The keys and script arguments of one tier's buckets in Redis, computed once: the key
+ * prefix of its buckets and the arguments describing its limits ({@link ScriptProtocol}
+ * lays out the calls). A bucket's {@linkplain #BUCKET_SUFFIX bucket key}
+ * ({@code rl:{orders:free:10.0.0.1}:b2}) holds every limit's state under its tag: its
  * position and parameters ({@code 1:1:100:6.0E7:0.0}: the first limit, fixed window,
  * 100 per minute). A sliding window log keeps its instants in a list key of its own,
  * named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}). Every key of a

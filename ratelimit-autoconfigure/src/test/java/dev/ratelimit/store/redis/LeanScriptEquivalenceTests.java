@@ -24,13 +24,17 @@ import org.springframework.data.redis.core.script.RedisScript;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each algorithm's lean acquire script decides exactly as the generic script: on a real
- * Redis, both judge the same random sequence of costs at the same instants, each on a
- * bucket of its own, and give the same replies and leave the same stored text after
- * every call (for a sliding window log, also the same list and the same expiry set on
- * it). Redis time cannot be set, so here both scripts read the instant from two keys the
- * test writes in place of {@code TIME}, and a log's expiry, which Redis would count in
- * its own time, is recorded in a hash instead of set; everything else runs as shipped.
+ * Each algorithm's lean script decides exactly as the generic script: on a real Redis,
+ * both judge the same random sequence of costs at the same instants, each on a bucket of
+ * its own, and give the same replies and leave the same stored text after every call (for
+ * a sliding window log, also the same list and the same expiry set on it). Both are
+ * assembled from the same algorithm file ({@link ScriptAssembler}); what this holds equal
+ * is the rest: the two drivers' reading and writing of the bucket key, and the two ways
+ * the assembler puts the sections together (state carried between them, fields written
+ * by one {@code string.format} or by {@code exact}, a limit's text kept or rewritten).
+ * Redis time cannot be set, so here both scripts read the instant from two keys the test
+ * writes in place of {@code TIME}, and a log's expiry, which Redis would count in its own
+ * time, is recorded in a hash instead of set; everything else runs as shipped.
  */
 class LeanScriptEquivalenceTests {
 
