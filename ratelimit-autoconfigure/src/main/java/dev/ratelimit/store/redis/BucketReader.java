@@ -122,7 +122,8 @@ final class BucketReader {
 		String pattern = escapeGlob(this.script.layouts().keyPrefix()) + ":{" + RedisLayout.escape(policy.id()) + ":*"
 				+ RedisLayout.BUCKET_SUFFIX;
 		RedisConnection connection = this.script.connection();
-		return connection.onRedis(connection.template().scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
+		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build();
+		return connection.onRedis(connection.template().scan(options));
 	}
 
 	private static BucketSnapshot snapshot(BucketId id, Tier tier, List<Object> reply) {

@@ -89,14 +89,15 @@ public final class BucketScript {
 		Mono<Void> load = Flux.fromIterable(scripts)
 			.concatMap((script) -> this.connection.onRedis(this.connection.template()
 				.execute((connection) -> connection.scriptingCommands()
-				.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
+					.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
 			.then();
 		List<Mono<?>> calls = new ArrayList<>();
+		String prefix = this.layouts.keyPrefix();
 		for (Limit limit : WARM_UP_LIMITS) {
-			RedisLayout lean = RedisLayout.warmUp(this.layouts.keyPrefix(), new Tier(limit.algorithm().configName(), List.of(limit)));
+			RedisLayout lean = RedisLayout.warmUp(prefix, new Tier(limit.algorithm().configName(), List.of(limit)));
 			calls.add(Mono.defer(() -> acquire(lean, "warm-up", 1)));
 		}
-		RedisLayout generic = RedisLayout.warmUp(this.layouts.keyPrefix(), new Tier("generic", WARM_UP_LIMITS));
+		RedisLayout generic = RedisLayout.warmUp(prefix, new Tier("generic", WARM_UP_LIMITS));
 		calls.add(Mono.defer(() -> acquire(generic, "warm-up", 1)));
 		calls.add(Mono.defer(() -> lease(generic, "warm-up", 1, 2, 1, Refund.NONE, Refund.NONE)));
 		Mono<Void> round = Flux.range(0, burst).flatMap((call) -> Flux.fromIterable(calls).flatMap(Mono::then)).then();
@@ -138,7 +139,8 @@ public final class BucketScript {
 	Mono<List<Object>> call(RedisLayout layout, String clientKey, String mode, long cost, long want, long requests,
 			Refund first, Refund second) {
 		List<String> arguments = layout.arguments(mode, cost, want, requests, first, second);
-		return this.connection.onRedis(this.connection.template().execute(this.script, layout.keys(clientKey), arguments))
+		return this.connection
+			.onRedis(this.connection.template().execute(this.script, layout.keys(clientKey), arguments))
 			.collectList()
 			.map(ScriptReplies::flatten);
 	}

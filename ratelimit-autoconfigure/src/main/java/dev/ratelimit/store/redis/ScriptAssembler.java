@@ -65,7 +65,8 @@ final class ScriptAssembler {
 	/**
 	 * What every section sees of its limit, in the generic form.
 	 */
-	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, key = p.quota, p.period, p.rate, p.key\n";
+	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, key = "
+			+ "p.quota, p.period, p.rate, p.key\n";
 
 	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "refund",
 			"describe");
@@ -155,7 +156,8 @@ final class ScriptAssembler {
 		unpack(lua, variables);
 		lua.append(block("\t\t", source.section("refund")));
 		for (String field : source.fields()) {
-			lua.append("\t\tif ").append(field).append(" ~= s.").append(field).append(" then\n\t\t\ts.changed = true\n\t\tend\n");
+			lua.append("\t\tif ").append(field).append(" ~= s.").append(field).append(" then\n");
+			lua.append("\t\t\ts.changed = true\n\t\tend\n");
 		}
 		pack(lua, variables);
 		lua.append("\tend,\n");
@@ -254,8 +256,8 @@ final class ScriptAssembler {
 		}
 		Map<String, String> texts = new LinkedHashMap<>();
 		sections.forEach((name, text) -> texts.put(name, text.toString()));
-		Source source = new Source(comment.toString(), words(texts.get("fields")), words(texts.getOrDefault("fractional", "")),
-				words(texts.getOrDefault("state", "")), texts);
+		Source source = new Source(comment.toString(), words(texts.get("fields")),
+				words(texts.getOrDefault("fractional", "")), words(texts.getOrDefault("state", "")), texts);
 		if (source.fields().size() > MAX_FIELDS || !source.fields().containsAll(source.fractional())) {
 			throw new IllegalStateException(file + ": at most " + MAX_FIELDS + " fields, fractional ones among them");
 		}

@@ -140,6 +140,17 @@ class LeanScriptEquivalenceTests {
 		}
 	}
 
+	/**
+	 * A function in a script is a closure Redis creates on every call: the lean form keeps
+	 * its speed by defining none, so no algorithm's load, probe or commit may.
+	 */
+	@ParameterizedTest
+	@EnumSource(Algorithm.class)
+	void aLeanScriptDefinesNoFunction(Algorithm algorithm) {
+		assertThat(ScriptAssembler.lean(algorithm)).doesNotContainPattern("\\bfunction\\b");
+		assertThat(ScriptAssembler.generic()).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "]");
+	}
+
 	@Test
 	void aTierOfOneLimitTakesItsAlgorithmsLeanScript() {
 		Limit bucket = new TokenBucket(10, 1, Duration.ofSeconds(1));
