@@ -1,7 +1,7 @@
 -- The generic script's entry point, after the algorithms: any tier, in any mode (acquire,
--- lease, peek). Its keys, arguments, stored text and reply: dev.ratelimit.store.redis.ScriptProtocol,
--- whose upper-case names (algorithm codes, argument counts, reply strides) are declared in
--- front of the script.
+-- lease, peek). Its keys, arguments, stored text and reply:
+-- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
+-- argument counts, reply strides) are declared in front of the script.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
 -- from the epoch, as on dev.ratelimit.algorithm.MonotonicClock's timeline.
 local time = redis.call('TIME')
