@@ -21,18 +21,18 @@ import dev.ratelimit.policy.Tier;
 
 /**
  * What src/bench/redis-script-cost.sh sends to Redis: the scripts exactly as
- * {@link BucketScript} assembles them, and one {@code acquire} call per algorithm on
+ * {@link ScriptAssembler} assembles them, and one {@code acquire} call per algorithm on
  * one hot bucket of a tier of one limit, with the script, keys and arguments
- * {@link BucketScript} and {@link TierLayout} choose for it: the algorithm's lean
+ * {@link BucketScript} and {@link RedisLayout} choose for it: the algorithm's lean
  * script. Each limit's quota outlasts any run, so every call is admitted and writes,
  * as {@code RedisRateLimiter}'s calls do in the same script.
  * <p>
  * The sliding window log, whose state grows with its limit, is called three ways: a log
  * that only grows (nothing expires within a run: tens of thousands of entries); a log
- * in its steady state, a window so short (2 ms, 20 ms) that at the benchmark's rate of
- * calls (about 50,000 a second) it holds about a hundred entries (a thousand) and every
- * call expires about one as it adds one, as with a client at its limit; and a log full at
- * 1,000 entries that rejects every call after its first thousand.
+ * in its steady state, a window so short (2 ms, 20 ms) that every call expires about one
+ * entry as it adds one, as with a client at its limit (docs/benchmarks.md gives the sizes
+ * this reaches); and a log full at 1,000 entries that rejects every call after its first
+ * thousand.
  * <p>
  * Writes {@code script.lua} (the generic script), {@code script-<call>.lua} for each
  * call that takes a script of its own, and {@code calls.tsv} (per line: the call's
@@ -59,7 +59,7 @@ public final class ScriptCostCalls {
 		}
 		boolean genericOnly = args.length == 2;
 		Path directory = Files.createDirectories(Path.of(args[0]));
-		write(directory.resolve("script.lua"), BucketScript.source());
+		write(directory.resolve("script.lua"), ScriptAssembler.generic());
 		Duration second = Duration.ofSeconds(1);
 		Duration minute = Duration.ofMinutes(1);
 		Map<String, Limit> limits = new LinkedHashMap<>();
@@ -73,7 +73,7 @@ public final class ScriptCostCalls {
 		limits.put("sliding-window-log-full-1000", new SlidingWindowLog(1_000, minute));
 		List<String> lines = new ArrayList<>();
 		limits.forEach((name, limit) -> {
-			TierLayout layout = new TierLayout("ratelimit", "script-cost", new Tier("default", List.of(limit)));
+			RedisLayout layout = new RedisLayout("ratelimit", "script-cost", new Tier("default", List.of(limit)));
 			boolean lean = !genericOnly && layout.leanAlgorithm() != null;
 			List<String> keys = lean ? layout.leanKeys("203.0.113.7") : layout.keys("203.0.113.7");
 			List<String> call = new ArrayList<>();
@@ -83,7 +83,7 @@ public final class ScriptCostCalls {
 			call.addAll(lean ? layout.leanArguments(1) : layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE));
 			lines.add(String.join(FIELD_SEPARATOR, call));
 			if (lean) {
-				write(directory.resolve("script-" + name + ".lua"), BucketScript.leanSource(layout.leanAlgorithm()));
+				write(directory.resolve("script-" + name + ".lua"), ScriptAssembler.lean(layout.leanAlgorithm()));
 			}
 		});
 		Files.write(directory.resolve("calls.tsv"), lines, StandardCharsets.UTF_8);

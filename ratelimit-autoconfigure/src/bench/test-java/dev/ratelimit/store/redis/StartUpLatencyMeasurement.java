@@ -154,7 +154,7 @@ public final class StartUpLatencyMeasurement {
 					TestStores.guard("redis", FailureMode.ALLOW, 5, Duration.ofSeconds(5)), MonotonicClock.SYSTEM,
 					Duration.ofMinutes(1));
 			long started = System.nanoTime();
-			store.script.ping().block();
+			store.script.connection().ping().block();
 			long connected = System.nanoTime();
 			if (Boolean.parseBoolean(arguments[1])) {
 				store.connect();

@@ -61,7 +61,7 @@ final class BucketReader {
 	/**
 	 * The bucket as it stands, consuming nothing; empty when it is not live.
 	 */
-	Mono<BucketSnapshot> peek(BucketId id, TierLayout layout) {
+	Mono<BucketSnapshot> peek(BucketId id, RedisLayout layout) {
 		return this.script.call(layout, id.key(), "peek", 0, 0, 0, Refund.NONE, Refund.NONE)
 			.filter((reply) -> !reply.isEmpty())
 			.map((reply) -> snapshot(id, layout.tier(), reply));
@@ -72,7 +72,7 @@ final class BucketReader {
 	 */
 	Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
 		return scan(policy).concatMap((bucketKey) -> {
-			for (TierLayout layout : this.script.layouts(policy)) {
+			for (RedisLayout layout : this.script.layouts().layouts(policy)) {
 				Optional<String> clientKey = layout.clientKeyOf(bucketKey);
 				if (clientKey.isPresent()) {
 					return peek(new BucketId(policy.id(), layout.tier().name(), clientKey.get()), layout);
@@ -86,7 +86,7 @@ final class BucketReader {
 	 * The live buckets of one client key, one per tier it was judged under.
 	 */
 	Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String clientKey) {
-		return Flux.fromIterable(this.script.layouts(policy))
+		return Flux.fromIterable(this.script.layouts().layouts(policy))
 			.concatMap((layout) -> peek(new BucketId(policy.id(), layout.tier().name(), clientKey), layout));
 	}
 
@@ -97,7 +97,7 @@ final class BucketReader {
 	Mono<Boolean> reset(RateLimitPolicy policy, String clientKey) {
 		// One DEL per tier: different tiers are different hash tags, maybe different
 		// cluster slots.
-		return Flux.fromIterable(this.script.layouts(policy))
+		return Flux.fromIterable(this.script.layouts().layouts(policy))
 			.concatMap((layout) -> delete(layout, clientKey))
 			.reduce(false, Boolean::logicalOr);
 	}
@@ -109,8 +109,9 @@ final class BucketReader {
 		return scan(policy).count();
 	}
 
-	private Mono<Boolean> delete(TierLayout layout, String clientKey) {
-		return this.script.onRedis(this.script.redis().delete(Flux.fromIterable(layout.keys(clientKey))).flux())
+	private Mono<Boolean> delete(RedisLayout layout, String clientKey) {
+		RedisConnection connection = this.script.connection();
+		return connection.onRedis(connection.template().delete(Flux.fromIterable(layout.keys(clientKey))).flux())
 			.single()
 			.map((deleted) -> deleted > 0);
 	}
@@ -118,10 +119,11 @@ final class BucketReader {
 	private Flux<String> scan(RateLimitPolicy policy) {
 		// The escaped policy id holds no ':' and no glob character: the pattern matches the
 		// policy's bucket keys and no other policy's.
-		String pattern = escapeGlob(this.script.keyPrefix()) + ":{" + TierLayout.escape(policy.id()) + ":*"
-				+ TierLayout.BUCKET_SUFFIX;
-		return this.script
-			.onRedis(this.script.redis().scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build()));
+		String pattern = escapeGlob(this.script.layouts().keyPrefix()) + ":{" + RedisLayout.escape(policy.id()) + ":*"
+				+ RedisLayout.BUCKET_SUFFIX;
+		RedisConnection connection = this.script.connection();
+		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build();
+		return connection.onRedis(connection.template().scan(options));
 	}
 
 	private static BucketSnapshot snapshot(BucketId id, Tier tier, List<Object> reply) {
@@ -130,8 +132,8 @@ final class BucketReader {
 		for (int i = 0; i < limits.size(); i++) {
 			Limit limit = limits.get(i);
 			int at = ScriptProtocol.PEEK_HEADER_VALUES + i * ScriptProtocol.PEEK_VALUES;
-			Decision now = new Decision(true, BucketScript.longAt(reply, at), limit.quota(),
-					BucketScript.microsAt(reply, at + 1), 0);
+			Decision now = new Decision(true, ScriptReplies.longAt(reply, at), limit.quota(),
+					ScriptReplies.microsAt(reply, at + 1), 0);
 			Map<String, Number> state = new LinkedHashMap<>();
 			List<String> names = STATE_NAMES.get(limit.algorithm());
 			for (int j = 0; j < names.size(); j++) {
@@ -140,7 +142,7 @@ final class BucketReader {
 			snapshots.add(new LimitSnapshot(limit.algorithm().configName(), limit.quota(), now.remaining(),
 					now.resetSeconds(), state));
 		}
-		return new BucketSnapshot(id, BucketScript.longAt(reply, 0), snapshots);
+		return new BucketSnapshot(id, ScriptReplies.longAt(reply, 0), snapshots);
 	}
 
 	/**

@@ -145,7 +145,8 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	}
 
 	private Lease newLease(BucketId id, Tier tier) {
-		return new Lease(id, this.script.layout(id.policy(), tier), this.script, this.guard, this.clock, this.timeout,
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		return new Lease(id, layout, this.script, this.guard, this.clock, this.timeout,
 				this.syncInterval, this.leaseFetches::incrementAndGet);
 	}
 

@@ -43,7 +43,7 @@ final class Lease {
 
 	private final BucketId id;
 
-	private final TierLayout layout;
+	private final RedisLayout layout;
 
 	private final BucketScript script;
 
@@ -118,7 +118,7 @@ final class Lease {
 
 	private boolean retired;
 
-	Lease(BucketId id, TierLayout layout, BucketScript script, RemoteFailureGuard guard, MonotonicClock clock,
+	Lease(BucketId id, RedisLayout layout, BucketScript script, RemoteFailureGuard guard, MonotonicClock clock,
 			Duration timeout, Duration syncInterval, Runnable onFetch) {
 		this.id = id;
 		this.layout = layout;

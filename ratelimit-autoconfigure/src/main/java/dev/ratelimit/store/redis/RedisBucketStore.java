@@ -61,7 +61,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		if (!this.guard.allowsCall()) {
 			return this.guard.fallback(id, tier, cost);
 		}
-		return this.script.acquire(this.script.layout(id.policy(), tier), id.key(), cost)
+		return this.script.acquire(this.script.layouts().layout(id.policy(), tier), id.key(), cost)
 			.timeout(this.timeout)
 			.map((decisions) -> {
 				this.guard.onSuccess();

@@ -87,7 +87,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * to answer gets an INFO line, and the warm-up goes on in the background.
 	 */
 	void connect() {
-		CompletableFuture<Void> warmedUp = this.script.ping()
+		CompletableFuture<Void> warmedUp = this.script.connection().ping()
 			.doOnError(this.guard::unreachableAtStartUp)
 			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST).doOnError(this::warmUpFailed)))
 			.toFuture();
@@ -124,7 +124,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 */
 	void pingInBackground() {
 		long started = this.clock.nanoTime();
-		this.script.ping().timeout(this.timeout).subscribe(null, (failure) -> {
+		this.script.connection().ping().timeout(this.timeout).subscribe(null, (failure) -> {
 			this.pingMicros.set(-1);
 			this.guard.recordFailure(failure);
 		}, () -> this.pingMicros.set((this.clock.nanoTime() - started) / 1000));
@@ -136,7 +136,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * once Redis answers as fast as a decision needs.
 	 */
 	void startProbing() {
-		this.guard.startProbing(Mono.defer(() -> this.script.ping().timeout(this.timeout)));
+		this.guard.startProbing(Mono.defer(() -> this.script.connection().ping().timeout(this.timeout)));
 	}
 
 	@Override

@@ -6,11 +6,41 @@ import java.util.Map;
 import dev.ratelimit.algorithm.Algorithm;
 
 /**
- * The numbers the Java side and the Lua script agree on, each written once, here. The
- * script does not repeat them: {@link #luaConstants()} declares them as Lua locals in
- * front of the script's source, and the Lua files use their names. What the script
- * returns is read by the strides below, and {@code ScriptProtocolTests} calls every
- * algorithm in every mode on a real Redis, so a reply laid out differently fails there.
+ * How Java calls the limiter's Lua scripts and reads their replies: the one description
+ * of it, the Lua files point here. The numbers both sides agree on are written once,
+ * below; {@link #luaConstants()} declares them as Lua locals in front of the generic
+ * script, whose files use their names.
+ * <p>
+ * <b>The bucket.</b> One call judges one bucket: its bucket key ({@link RedisLayout}
+ * names the keys) is a string holding the requests judged and every limit's stored
+ * fields, {@code <requests>|<tag> <fields>|<tag> <fields>...}, each limit's fields
+ * (numbers separated by spaces) under its tag, its position and parameters, so that a
+ * limit a live reload changed starts afresh. It is written with one {@code SET} that also
+ * renews its expiry (the tier's idle timeout). A sliding window log keeps its instants in
+ * a list key of its own, which expires when its newest entry does.
+ * <p>
+ * <b>The generic script</b> judges any tier. Keys: each limit's own key in the tier's
+ * order (only a sliding window log's list is used), then the bucket key. Arguments:
+ * {@link #FIXED_ARGUMENTS} (mode, cost, idle-ms, want, requests, then
+ * {@link #REFUND_LOTS} pairs of units and the Redis time they were leased at), then
+ * {@link #ARGUMENTS_PER_LIMIT} per limit (algorithm {@linkplain #code(Algorithm) code},
+ * quota, period in microseconds, rate, tag). Modes:
+ * <ul>
+ * <li>{@code acquire}: judge {@code cost} against every limit; consume from all or none.
+ * Replies {@link #DECISION_VALUES} per limit.</li>
+ * <li>{@code lease}: give back each lot of units at the time it was leased at, then
+ * consume up to {@code want} units that every limit admits, and judge {@code cost}
+ * against what is left. Replies {@link #LEASE_HEADER_VALUES}, then the decisions.</li>
+ * <li>{@code peek}: describe the bucket, consuming nothing; an empty reply when there is
+ * no bucket. Replies {@link #PEEK_HEADER_VALUES}, then {@link #PEEK_VALUES} per
+ * limit.</li>
+ * </ul>
+ * <b>The lean script</b> of an algorithm judges an acquire on a tier of one limit, as the
+ * generic script does and on the same stored text. Keys: the bucket key, then, for a
+ * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision.
+ * <p>
+ * {@code ScriptProtocolTests} calls every algorithm in every mode on a real Redis, so a
+ * reply laid out differently fails there.
  */
 final class ScriptProtocol {
 
@@ -35,12 +65,9 @@ final class ScriptProtocol {
 	static final int ARGUMENTS_PER_LIMIT = 5;
 
 	/**
-	 * Arguments of the lean acquire script (a tier of one limit, mode acquire; see
-	 * {@link BucketScript}), in order: cost, idle-ms, then the limit's quota, period in
-	 * microseconds and rate, and its tag between {@code |} and a space, as it stands in
-	 * the bucket key. Its keys are the bucket key and, for a sliding window log, the
-	 * log's list; it answers as an acquire of the generic script,
-	 * {@link #DECISION_VALUES} values.
+	 * Arguments of the lean script, in order: cost, idle-ms, then the limit's quota,
+	 * period in microseconds and rate, and its tag between {@code |} and a space, as it
+	 * stands in the bucket key.
 	 */
 	static final int LEAN_ARGUMENTS = 6;
 

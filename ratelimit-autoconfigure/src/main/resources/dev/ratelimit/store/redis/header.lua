@@ -1,6 +1,6 @@
--- The start of both scripts, the generic one (algorithms.lua, the algorithms' files and
--- driver.lua) and each lean one (lean_*.lua). Both do time arithmetic in microseconds,
--- the unit of Redis TIME, with the same rounding rules as dev.ratelimit.algorithm.
+-- The start of both scripts, the generic and each lean one. Both do time arithmetic in
+-- microseconds, the unit of Redis TIME, with the same rounding rules as
+-- dev.ratelimit.algorithm.
 if redis.replicate_commands then
 	-- Redis < 5 replicates scripts verbatim and forbids writes after TIME.
 	redis.replicate_commands()

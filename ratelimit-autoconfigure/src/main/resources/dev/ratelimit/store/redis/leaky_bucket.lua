@@ -1,51 +1,44 @@
--- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): fields level, drain
--- instant; none is an empty queue. p.quota = capacity, p.rate units per p.period microseconds.
-definitions[LEAKY_BUCKET] = function() return {
-	load = function(key, now, p, level, at)
-		if not level then
-			return { level = 0, at = now }
-		end
-		local elapsed = now - at
-		if elapsed > 0 then
-			level = math.max(0, level - elapsed * p.rate / p.period)
-			at = now
-		end
-		return { level = level, at = at }
-	end,
-	until_drained = function(p, units)
-		if units <= EPSILON then
-			return 0
-		end
-		return ceil_us(units * p.period / p.rate)
-	end,
-	probe = function(s, now, p, cost)
-		local bucket = algorithms[LEAKY_BUCKET]
-		if s.level + cost <= p.quota + EPSILON then
-			local after = math.min(p.quota, s.level + cost)
-			local remaining = whole_units(p.quota - after)
-			-- When the next whole slot drains, not when the queue is empty.
-			local reset = 0
-			if remaining < p.quota then
-				reset = bucket.until_drained(p, after - (p.quota - remaining - 1))
-			end
-			return 1, remaining, reset, 0
-		end
-		local overflow = math.min(s.level, s.level + cost - p.quota)
-		local retry_after = math.max(1, bucket.until_drained(p, overflow))
-		return 0, whole_units(p.quota - s.level), retry_after, retry_after
-	end,
-	encode = function(s)
-		return exact(s.level) .. ' ' .. exact(s.at)
-	end,
-	commit = function(s, now, p, cost)
-		s.level = math.min(p.quota, s.level + cost)
-		s.changed = true
-	end,
-	refund = function(s, now, p, units, at)
-		s.level = math.max(0, s.level - units)
-		s.changed = true
-	end,
-	describe = function(s, now, p)
-		return { exact(s.level) }
-	end,
-} end
+-- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): quota = capacity, rate
+-- units drained per period microseconds. Fields: level, drain instant; none is an empty
+-- queue.
+--@fields level at
+--@fractional level
+--@load
+if not level then
+	level, at = 0, now
+elseif now > at then
+	level = math.max(0, level - (now - at) * rate / period)
+	at = now
+end
+--@probe
+allowed = level + cost <= quota + EPSILON
+local after = level
+if allowed then
+	after = math.min(quota, level + cost)
+end
+remaining = math.floor(quota - after + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+-- Units to drain: admitted, until the next whole slot (not until the queue is empty);
+-- rejected, until the cost fits.
+local overflow = 0
+if not allowed then
+	overflow = math.min(level, level + cost - quota)
+elseif remaining < quota then
+	overflow = after - (quota - remaining - 1)
+end
+local us = overflow * period / rate
+local wait = (overflow > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
+if allowed then
+	reset, retry_after = wait, 0
+else
+	wait = math.max(1, wait)
+	reset, retry_after = wait, wait
+end
+--@commit
+level = math.min(quota, level + cost)
+--@refund
+level = math.max(0, level - units)
+--@describe
+described = { exact(level) }

@@ -1,86 +1,67 @@
--- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): fields window
--- index, current count, previous count;
--- estimate = current + previous * (1 - elapsed / window), admitted when estimate + cost <= limit.
-definitions[SLIDING_WINDOW_COUNTER] = function() return {
-	load = function(key, now, p, stored_index, current, previous)
-		local index = math.floor(now / p.period)
-		local s = { index = index, current = 0, previous = 0 }
-		if stored_index then
-			if index <= stored_index then
-				s.index = stored_index
-				s.current = current
-				s.previous = previous
-			elseif index == stored_index + 1 then
-				s.previous = current
-			end
+-- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): quota per period
+-- microseconds; estimate = current + previous * (1 - elapsed / period), admitted when
+-- estimate + cost <= quota. Fields: window index, current count, previous count.
+--@fields index current previous
+--@state elapsed
+--@load
+local now_index = math.floor(now / period)
+if not index or now_index > index + 1 then
+	index, current, previous = now_index, 0, 0
+elseif now_index == index + 1 then
+	index, current, previous = now_index, 0, current
+end
+elapsed = math.max(0, now - index * period)
+--@probe
+local estimate = current + previous * ((period - elapsed) / period)
+allowed = estimate + cost <= quota + EPSILON
+-- Admitted, the reset is when one more than the remaining fits (the estimate falls
+-- continuously); rejected, the retry-after is when the cost fits: both are the wait
+-- until `units` fit, the current window holding `holding`.
+local left, holding, units = quota - estimate, current, cost
+if allowed then
+	left, holding = left - cost, current + cost
+end
+remaining = math.floor(left + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+if allowed then
+	units = remaining + 1
+end
+local wait = 0
+if not allowed or remaining < quota then
+	local until_window_end = period - elapsed
+	local room_now, room_next = quota - units - holding, quota - units
+	if room_now >= 0 and previous > 0 then
+		local us = period * (1 - room_now / previous) - elapsed
+		wait = math.max(1, (us > EPSILON) and math.ceil(us - EPSILON) or 0)
+	elseif room_next < 0 then
+		-- Until empty.
+		if holding > 0 then
+			wait = until_window_end + period
+		elseif previous > 0 then
+			wait = until_window_end
 		end
-		s.elapsed = math.max(0, now - s.index * p.period)
-		return s
-	end,
-	estimate = function(s, p)
-		return s.current + s.previous * ((p.period - s.elapsed) / p.period)
-	end,
-	until_empty = function(s, p, current)
-		local until_window_end = p.period - s.elapsed
-		if current > 0 then
-			return until_window_end + p.period
-		end
-		if s.previous > 0 then
-			return until_window_end
-		end
-		return 0
-	end,
-	-- Microseconds until `units` fit, the current window holding `current`.
-	until_fits = function(s, p, current, units)
-		local until_window_end = p.period - s.elapsed
-		local room_now = p.quota - units - current
-		if room_now >= 0 and s.previous > 0 then
-			local at_elapsed = p.period * (1 - room_now / s.previous)
-			return math.max(1, ceil_us(at_elapsed - s.elapsed))
-		end
-		local room_next = p.quota - units
-		if room_next < 0 then
-			return algorithms[SLIDING_WINDOW_COUNTER].until_empty(s, p, current)
-		end
-		if current <= room_next then
-			return until_window_end
-		end
-		return until_window_end + ceil_us(p.period * (1 - room_next / current))
-	end,
-	probe = function(s, now, p, cost)
-		local counter = algorithms[SLIDING_WINDOW_COUNTER]
-		local estimate = counter.estimate(s, p)
-		if estimate + cost <= p.quota + EPSILON then
-			local remaining = whole_units(p.quota - estimate - cost)
-			-- The estimate falls continuously: a unit comes back once one more than the
-			-- remaining fits.
-			local reset = 0
-			if remaining < p.quota then
-				reset = counter.until_fits(s, p, s.current + cost, remaining + 1)
-			end
-			return 1, remaining, reset, 0
-		end
-		local retry_after = counter.until_fits(s, p, s.current, cost)
-		return 0, whole_units(p.quota - estimate), retry_after, retry_after
-	end,
-	encode = function(s)
-		return exact(s.index) .. ' ' .. exact(s.current) .. ' ' .. exact(s.previous)
-	end,
-	commit = function(s, now, p, cost)
-		s.current = s.current + cost
-		s.changed = true
-	end,
-	refund = function(s, now, p, units, at)
-		local at_index = math.floor(at / p.period)
-		if at_index == s.index and s.current > 0 then
-			s.current = math.max(0, s.current - units)
-			s.changed = true
-		elseif at_index == s.index - 1 and s.previous > 0 then
-			s.previous = math.max(0, s.previous - units)
-			s.changed = true
-		end
-	end,
-	describe = function(s, now, p)
-		return { s.current, s.previous, exact(algorithms[SLIDING_WINDOW_COUNTER].estimate(s, p)) }
-	end,
-} end
+	elseif holding <= room_next then
+		wait = until_window_end
+	else
+		local us = period * (1 - room_next / holding)
+		wait = until_window_end + ((us > EPSILON) and math.ceil(us - EPSILON) or 0)
+	end
+end
+if allowed then
+	reset, retry_after = wait, 0
+else
+	reset, retry_after = wait, wait
+end
+--@commit
+current = current + cost
+--@refund
+local leased_index = math.floor(leased_at / period)
+if leased_index == index and current > 0 then
+	current = math.max(0, current - units)
+elseif leased_index == index - 1 and previous > 0 then
+	previous = math.max(0, previous - units)
+end
+--@describe
+described = { current, previous, exact(current + previous * ((period - elapsed) / period)) }

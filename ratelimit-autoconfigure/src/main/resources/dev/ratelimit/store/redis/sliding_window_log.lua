@@ -1,67 +1,98 @@
--- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): a list of admission
--- instants in microseconds, oldest first, in a list key of its own (KEYS[i]); a unit
--- admitted at t counts while now < t + window. Nothing in the bucket key.
-definitions[SLIDING_WINDOW_LOG] = function() return {
-	load = function(key, now, p)
-		while true do
-			local oldest = redis.call('LINDEX', key, 0)
-			if not oldest or now - tonumber(oldest) < p.period then
-				break
+-- Sliding window log (dev.ratelimit.algorithm.SlidingWindowLog): quota per period
+-- microseconds. Its own list (`key`) holds the admission instants in microseconds,
+-- oldest first; a unit admitted at t counts while now < t + period. The bucket key holds
+-- nothing of it. Each entry is a list element of its own: a call touches the ends of the
+-- list and the entries that expired, never the whole log, however long the limit makes it.
+--@fields
+--@state size oldest
+--@load
+-- The expired entries are the oldest (every entry is pushed at or after the newest), a
+-- run from the head: find where it ends by doubling the index, then halving the gap,
+-- so that a log that expired in large part costs a few LINDEX rather than one per
+-- entry. `expired` is an index known expired, `kept` one known live or past the end
+-- (LINDEX answers false there), `oldest` the instant at `kept` (false past the end).
+oldest = redis.call('LINDEX', key, 0)
+size = 0
+if oldest then
+	oldest = tonumber(oldest)
+	if now - oldest >= period then
+		local expired, kept, entry = 0, 1, redis.call('LINDEX', key, 1)
+		while entry and now - tonumber(entry) >= period do
+			expired, kept = kept, 2 * kept + 1
+			entry = redis.call('LINDEX', key, kept)
+		end
+		oldest = entry and tonumber(entry)
+		while kept - expired > 1 do
+			local middle = math.floor((expired + kept) / 2)
+			entry = redis.call('LINDEX', key, middle)
+			if not entry or now - tonumber(entry) < period then
+				kept, oldest = middle, entry and tonumber(entry)
+			else
+				expired = middle
 			end
-			redis.call('LPOP', key)
 		end
-		return { key = key, size = redis.call('LLEN', key) }
-	end,
-	until_expired = function(s, now, p, index)
-		if index < 0 then
-			return 0
-		end
-		return math.max(0, tonumber(redis.call('LINDEX', s.key, index)) + p.period - now)
-	end,
-	probe = function(s, now, p, cost)
-		local log = algorithms[SLIDING_WINDOW_LOG]
-		if cost <= p.quota - s.size then
-			-- A unit comes back when the oldest entry expires; the request's own
-			-- entries are the oldest when the log was empty.
-			local reset = 0
-			if s.size > 0 then
-				reset = log.until_expired(s, now, p, 0)
-			elseif cost > 0 then
-				reset = p.period
-			end
-			return 1, p.quota - s.size - cost, reset, 0
-		end
-		-- The request fits once the oldest (size + cost - limit) units have expired.
-		local must_expire = math.min(s.size + cost - p.quota, s.size)
-		local retry_after = log.until_expired(s, now, p, must_expire - 1)
-		return 0, p.quota - s.size, retry_after, retry_after
-	end,
-	commit = function(s, now, p, cost)
-		local at = now
-		if s.size > 0 then
-			at = math.max(now, tonumber(redis.call('LINDEX', s.key, -1)))
-		end
-		-- unpack has a stack limit: push in chunks.
-		local left = cost
-		while left > 0 do
-			local chunk = {}
-			for i = 1, math.min(left, 1000) do
-				chunk[i] = exact(at)
-			end
-			redis.call('RPUSH', s.key, unpack(chunk))
-			left = left - #chunk
-		end
-		s.size = s.size + cost
-		expire_in(s.key, at + p.period - now)
-	end,
-	refund = function(s, now, p, units, at)
-		local removed = redis.call('LREM', s.key, -units, exact(at))
-		s.size = s.size - removed
-	end,
-	encode = function(s)
-		return nil
-	end,
-	describe = function(s, now, p)
-		return { s.size }
-	end,
-} end
+		-- An emptied list is deleted.
+		redis.call('LTRIM', key, kept, -1)
+	end
+	if oldest then
+		size = redis.call('LLEN', key)
+	end
+end
+--@probe
+allowed = cost <= quota - size
+if allowed then
+	-- A unit comes back when the oldest entry expires; the request's own entries are the
+	-- oldest when the log was empty.
+	remaining, reset, retry_after = quota - size - cost, 0, 0
+	if size > 0 then
+		reset = math.max(0, oldest + period - now)
+	elseif cost > 0 then
+		reset = period
+	end
+else
+	-- The request fits once the oldest (size + cost - quota) units have expired.
+	retry_after = 0
+	local must_expire = math.min(size + cost - quota, size)
+	if must_expire > 0 then
+		retry_after = math.max(0, tonumber(redis.call('LINDEX', key, must_expire - 1)) + period - now)
+	end
+	remaining, reset = quota - size, retry_after
+end
+--@commit
+-- Never before the newest entry, so that the log stays in order.
+local at = now
+if size > 0 then
+	at = math.max(now, tonumber(redis.call('LINDEX', key, -1)))
+end
+-- Instants are whole microseconds (Redis TIME's): all their digits. unpack has a stack
+-- limit: the entries go in chunks of 1000.
+local entry = string.format('%d', at)
+if cost == 1 then
+	redis.call('RPUSH', key, entry)
+elseif cost > 1 then
+	local entries = {}
+	for i = 1, math.min(cost, 1000) do
+		entries[i] = entry
+	end
+	local left = cost
+	while left > 0 do
+		local chunk = math.min(left, 1000)
+		redis.call('RPUSH', key, unpack(entries, 1, chunk))
+		left = left - chunk
+	end
+end
+-- The list lives until its newest entry expires (at least a period, as at >= now).
+redis.call('PEXPIRE', key, math.ceil((at + period - now) / 1000))
+if size == 0 and cost > 0 then
+	oldest = at
+end
+size = size + cost
+--@refund
+local removed = redis.call('LREM', key, -units, exact(leased_at))
+size = size - removed
+if removed > 0 then
+	local head = redis.call('LINDEX', key, 0)
+	oldest = head and tonumber(head)
+end
+--@describe
+described = { size }

@@ -1,52 +1,44 @@
--- Token bucket (dev.ratelimit.algorithm.TokenBucket): fields tokens, refill instant;
--- none is a full bucket. p.quota = capacity, p.rate tokens per p.period microseconds.
-definitions[TOKEN_BUCKET] = function() return {
-	load = function(key, now, p, tokens, at)
-		if not tokens then
-			return { tokens = p.quota, at = now }
-		end
-		local elapsed = now - at
-		-- A late reading neither refills nor moves the refill instant back.
-		if elapsed > 0 then
-			tokens = math.min(p.quota, tokens + elapsed * p.rate / p.period)
-			at = now
-		end
-		return { tokens = tokens, at = at }
-	end,
-	until_holding = function(p, target, tokens)
-		local missing = target - tokens
-		if missing <= EPSILON then
-			return 0
-		end
-		return ceil_us(missing * p.period / p.rate)
-	end,
-	probe = function(s, now, p, cost)
-		local bucket = algorithms[TOKEN_BUCKET]
-		if s.tokens + EPSILON >= cost then
-			local after = math.max(0, s.tokens - cost)
-			local remaining = whole_units(after)
-			-- When the next whole token arrives, not when the bucket is full again.
-			local reset = 0
-			if remaining < p.quota then
-				reset = bucket.until_holding(p, remaining + 1, after)
-			end
-			return 1, remaining, reset, 0
-		end
-		local retry_after = math.max(1, bucket.until_holding(p, math.min(cost, p.quota), s.tokens))
-		return 0, whole_units(s.tokens), retry_after, retry_after
-	end,
-	encode = function(s)
-		return exact(s.tokens) .. ' ' .. exact(s.at)
-	end,
-	commit = function(s, now, p, cost)
-		s.tokens = math.max(0, s.tokens - cost)
-		s.changed = true
-	end,
-	refund = function(s, now, p, units, at)
-		s.tokens = math.min(p.quota, s.tokens + units)
-		s.changed = true
-	end,
-	describe = function(s, now, p)
-		return { exact(s.tokens) }
-	end,
-} end
+-- Token bucket (dev.ratelimit.algorithm.TokenBucket): quota = capacity, rate tokens per
+-- period microseconds. Fields: tokens, refill instant; none is a full bucket.
+--@fields tokens at
+--@fractional tokens
+--@load
+if not tokens then
+	tokens, at = quota, now
+elseif now > at then
+	-- A late reading neither refills nor moves the refill instant back.
+	tokens = math.min(quota, tokens + (now - at) * rate / period)
+	at = now
+end
+--@probe
+allowed = tokens + EPSILON >= cost
+local after = tokens
+if allowed then
+	after = math.max(0, tokens - cost)
+end
+remaining = math.floor(after + EPSILON)
+if remaining < 0 then
+	remaining = 0
+end
+-- Tokens missing: admitted, for the next whole token (not for a full bucket); rejected,
+-- for the cost, or the whole capacity when the cost exceeds it.
+local missing = 0
+if not allowed then
+	missing = math.min(cost, quota) - tokens
+elseif remaining < quota then
+	missing = remaining + 1 - after
+end
+local us = missing * period / rate
+local wait = (missing > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
+if allowed then
+	reset, retry_after = wait, 0
+else
+	wait = math.max(1, wait)
+	reset, retry_after = wait, wait
+end
+--@commit
+tokens = math.max(0, tokens - cost)
+--@refund
+tokens = math.min(quota, tokens + units)
+--@describe
+described = { exact(tokens) }

@@ -159,7 +159,7 @@ class HostileKeysTests {
 			tags.add(tag);
 		}
 		Set<String> expected = new HashSet<>();
-		HOSTILE.forEach((key) -> expected.add("orders:free:" + TierLayout.escape(BucketId.storedKey(key))));
+		HOSTILE.forEach((key) -> expected.add("orders:free:" + RedisLayout.escape(BucketId.storedKey(key))));
 		assertThat(tags).isEqualTo(expected);
 	}
 

@@ -190,7 +190,7 @@ class HybridLeaseRenewalTests {
 
 	private long remaining() {
 		BucketScript direct = new BucketScript(redis.template(), "rl");
-		BucketSnapshot snapshot = new BucketReader(direct).peek(ID, direct.layout(ID.policy(), TIER)).block();
+		BucketSnapshot snapshot = new BucketReader(direct).peek(ID, direct.layouts().layout(ID.policy(), TIER)).block();
 		return snapshot.limits().get(0).remaining();
 	}
 

@@ -24,13 +24,17 @@ import org.springframework.data.redis.core.script.RedisScript;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each algorithm's lean acquire script decides exactly as the generic script: on a real
- * Redis, both judge the same random sequence of costs at the same instants, each on a
- * bucket of its own, and give the same replies and leave the same stored text after
- * every call (for a sliding window log, also the same list and the same expiry set on
- * it). Redis time cannot be set, so here both scripts read the instant from two keys the
- * test writes in place of {@code TIME}, and a log's expiry, which Redis would count in
- * its own time, is recorded in a hash instead of set; everything else runs as shipped.
+ * Each algorithm's lean script decides exactly as the generic script: on a real Redis,
+ * both judge the same random sequence of costs at the same instants, each on a bucket of
+ * its own, and give the same replies and leave the same stored text after every call (for
+ * a sliding window log, also the same list and the same expiry set on it). Both are
+ * assembled from the same algorithm file ({@link ScriptAssembler}); what this holds equal
+ * is the rest: the two drivers' reading and writing of the bucket key, and the two ways
+ * the assembler puts the sections together (state carried between them, fields written
+ * by one {@code string.format} or by {@code exact}, a limit's text kept or rewritten).
+ * Redis time cannot be set, so here both scripts read the instant from two keys the test
+ * writes in place of {@code TIME}, and a log's expiry, which Redis would count in its own
+ * time, is recorded in a hash instead of set; everything else runs as shipped.
  */
 class LeanScriptEquivalenceTests {
 
@@ -63,14 +67,14 @@ class LeanScriptEquivalenceTests {
 	void leanScriptDecidesAndStoresAsTheGenericScript(Algorithm algorithm) {
 		StringRedisTemplate template = redis.blockingTemplate();
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> generic = RedisScript.of(fake(BucketScript.source()), List.class);
+		RedisScript<List> generic = RedisScript.of(fake(ScriptAssembler.generic()), List.class);
 		@SuppressWarnings("rawtypes")
-		RedisScript<List> lean = RedisScript.of(fake(BucketScript.leanSource(algorithm)), List.class);
+		RedisScript<List> lean = RedisScript.of(fake(ScriptAssembler.lean(algorithm)), List.class);
 		for (long seed = 1; seed <= 12; seed++) {
 			Random random = new Random(seed * 31 + algorithm.ordinal());
 			Limit limit = randomLimit(algorithm, random);
 			Tier tier = new Tier("free", List.of(limit));
-			TierLayout layout = new TierLayout("rl", "orders", tier);
+			RedisLayout layout = new RedisLayout("rl", "orders", tier);
 			assertThat(layout.leanAlgorithm()).isEqualTo(algorithm);
 			String client = "seed-" + seed;
 			List<String> genericKeys = layout.keys("generic-" + client);
@@ -126,25 +130,36 @@ class LeanScriptEquivalenceTests {
 
 	@Test
 	void theFakesReplaceTheOnlyReadOfRedisTimeAndTheOnlyExpiryOfALog() {
-		for (String source : List.of(BucketScript.source(), BucketScript.leanSource(Algorithm.SLIDING_WINDOW_LOG))) {
+		for (String source : List.of(ScriptAssembler.generic(), ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG))) {
 			assertThat(source.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 			assertThat(source.split("PEXPIRE", -1)).hasSize(2);
 			assertThat(source).contains(EXPIRY_CALL);
 		}
 		for (Algorithm algorithm : Algorithm.values()) {
-			assertThat(BucketScript.leanSource(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+			assertThat(ScriptAssembler.lean(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 		}
+	}
+
+	/**
+	 * A function in a script is a closure Redis creates on every call: the lean form keeps
+	 * its speed by defining none, so no algorithm's load, probe or commit may.
+	 */
+	@ParameterizedTest
+	@EnumSource(Algorithm.class)
+	void aLeanScriptDefinesNoFunction(Algorithm algorithm) {
+		assertThat(ScriptAssembler.lean(algorithm)).doesNotContainPattern("\\bfunction\\b");
+		assertThat(ScriptAssembler.generic()).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "]");
 	}
 
 	@Test
 	void aTierOfOneLimitTakesItsAlgorithmsLeanScript() {
 		Limit bucket = new TokenBucket(10, 1, Duration.ofSeconds(1));
-		assertThat(new TierLayout("rl", "orders", new Tier("free", List.of(bucket))).leanAlgorithm())
+		assertThat(new RedisLayout("rl", "orders", new Tier("free", List.of(bucket))).leanAlgorithm())
 			.isEqualTo(Algorithm.TOKEN_BUCKET);
-		assertThat(new TierLayout("rl", "orders",
+		assertThat(new RedisLayout("rl", "orders",
 				new Tier("free", List.of(bucket, new FixedWindow(100, Duration.ofHours(1))))).leanAlgorithm())
 			.isNull();
-		TierLayout log = new TierLayout("rl", "orders",
+		RedisLayout log = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new SlidingWindowLog(10, Duration.ofMinutes(1)))));
 		assertThat(log.leanAlgorithm()).isEqualTo(Algorithm.SLIDING_WINDOW_LOG);
 		// The generic script's keys are the log's list, then the bucket key.
@@ -154,7 +169,7 @@ class LeanScriptEquivalenceTests {
 
 	@Test
 	void leanArgumentsAreAsTheProtocolSays() {
-		TierLayout layout = new TierLayout("rl", "orders",
+		RedisLayout layout = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new TokenBucket(10, 2, Duration.ofSeconds(1)))));
 		List<String> arguments = layout.leanArguments(3);
 		assertThat(arguments).hasSize(ScriptProtocol.LEAN_ARGUMENTS);

@@ -42,7 +42,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void fixedWindowAdmitsOneHundredThenRejectsTheHundredAndFirst() {
-		TierLayout layout = layout(new FixedWindow(100, Duration.ofDays(1)));
+		RedisLayout layout = layout(new FixedWindow(100, Duration.ofDays(1)));
 		for (int i = 1; i <= 100; i++) {
 			Decision decision = acquire(layout, "client", 1);
 			assertThat(decision.allowed()).as("request %d", i).isTrue();
@@ -57,7 +57,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void fixedWindowCountsEveryUnitOfACost() {
-		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
+		RedisLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
 		assertThat(acquire(layout, "client", 7).remaining()).isEqualTo(3);
 		Decision tooBig = acquire(layout, "client", 4);
 		assertThat(tooBig.allowed()).isFalse();
@@ -67,7 +67,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void fixedWindowStartsAfreshInTheNextWindow() throws InterruptedException {
-		TierLayout layout = layout(new FixedWindow(2, Duration.ofMillis(300)));
+		RedisLayout layout = layout(new FixedWindow(2, Duration.ofMillis(300)));
 		acquire(layout, "client", 2);
 		Decision rejected = acquire(layout, "client", 1);
 		assertThat(rejected.allowed()).isFalse();
@@ -79,7 +79,7 @@ class RedisAlgorithmScriptTests {
 	void tokenBucketOfTenAtTwoPerSecondAdmitsTwoOfThreeAfterOneSecond() throws InterruptedException {
 		// The worked example: 10 requests empty the bucket; one second later 2 tokens are back,
 		// so of 3 requests 2 pass and 1 is rejected.
-		TierLayout layout = layout(new TokenBucket(10, 2, Duration.ofSeconds(1)));
+		RedisLayout layout = layout(new TokenBucket(10, 2, Duration.ofSeconds(1)));
 		for (int i = 0; i < 10; i++) {
 			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
 		}
@@ -95,7 +95,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void tokenBucketNeverHoldsMoreThanItsCapacity() throws InterruptedException {
-		TierLayout layout = layout(new TokenBucket(10, 20, Duration.ofSeconds(1)));
+		RedisLayout layout = layout(new TokenBucket(10, 20, Duration.ofSeconds(1)));
 		for (int i = 0; i < 10; i++) {
 			acquire(layout, "client", 1);
 		}
@@ -111,7 +111,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void tokenBucketReportsFractionalTokens() {
-		TierLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)));
+		RedisLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)));
 		acquire(layout, "client", 3);
 		LimitSnapshot snapshot = peek(layout, "client").limits().get(0);
 		assertThat(snapshot.remaining()).isEqualTo(7);
@@ -120,7 +120,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void leakyBucketRejectsWhenTheQueueIsFullUntilOneUnitDrains() throws InterruptedException {
-		TierLayout layout = layout(new LeakyBucket(5, 5, Duration.ofSeconds(1)));
+		RedisLayout layout = layout(new LeakyBucket(5, 5, Duration.ofSeconds(1)));
 		for (int i = 0; i < 5; i++) {
 			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
 		}
@@ -134,7 +134,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void leakyBucketLevelIsFractional() {
-		TierLayout layout = layout(new LeakyBucket(5, 1, Duration.ofHours(1)));
+		RedisLayout layout = layout(new LeakyBucket(5, 1, Duration.ofHours(1)));
 		acquire(layout, "client", 2);
 		LimitSnapshot snapshot = peek(layout, "client").limits().get(0);
 		assertThat(snapshot.remaining()).isEqualTo(3);
@@ -143,7 +143,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void slidingWindowLogAdmitsAgainOnlyOnceTheOldestEntryLeavesTheWindow() throws InterruptedException {
-		TierLayout layout = layout(new SlidingWindowLog(3, Duration.ofMillis(500)));
+		RedisLayout layout = layout(new SlidingWindowLog(3, Duration.ofMillis(500)));
 		for (int i = 0; i < 3; i++) {
 			assertThat(acquire(layout, "client", 1).allowed()).isTrue();
 		}
@@ -159,7 +159,7 @@ class RedisAlgorithmScriptTests {
 	void slidingWindowCounterWeighsThePreviousWindowByItsOverlap() throws InterruptedException {
 		// The worked example: 50 requests in the previous window, 30 in the current one.
 		Duration window = Duration.ofSeconds(1);
-		TierLayout layout = layout(new SlidingWindowCounter(100, window));
+		RedisLayout layout = layout(new SlidingWindowCounter(100, window));
 		sleepUntilNextWindow(window, 0);
 		acquire(layout, "client", 50);
 		sleepUntilNextWindow(window, 50);
@@ -174,7 +174,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void slidingWindowCounterRejectsWhenTheEstimateLeavesNoRoom() {
-		TierLayout layout = layout(new SlidingWindowCounter(10, Duration.ofDays(1)));
+		RedisLayout layout = layout(new SlidingWindowCounter(10, Duration.ofDays(1)));
 		assertThat(acquire(layout, "client", 10).allowed()).isTrue();
 		Decision rejected = acquire(layout, "client", 1);
 		assertThat(rejected.allowed()).isFalse();
@@ -183,7 +183,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void allLimitsOfATierAdmitOrNoneConsumes() {
-		TierLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)), new FixedWindow(2, Duration.ofDays(1)));
+		RedisLayout layout = layout(new TokenBucket(10, 1, Duration.ofHours(1)), new FixedWindow(2, Duration.ofDays(1)));
 		assertThat(this.script.acquire(layout, "client", 2).block()[0].allowed()).isTrue();
 		Decision[] rejected = this.script.acquire(layout, "client", 1).block();
 		assertThat(rejected[0].allowed()).isTrue();
@@ -199,7 +199,7 @@ class RedisAlgorithmScriptTests {
 		Duration hour = Duration.ofHours(1);
 		for (Limit limit : List.of(new FixedWindow(2, hour), new SlidingWindowLog(2, hour),
 				new SlidingWindowCounter(2, hour), new TokenBucket(2, 1, hour), new LeakyBucket(2, 1, hour))) {
-			TierLayout layout = layout(limit);
+			RedisLayout layout = layout(limit);
 			acquire(layout, "reset-" + limit.algorithm(), 2);
 			Decision rejected = acquire(layout, "reset-" + limit.algorithm(), 1);
 			assertThat(rejected.allowed()).as(limit.toString()).isFalse();
@@ -219,7 +219,7 @@ class RedisAlgorithmScriptTests {
 		assertThat(acquire(layout(new LeakyBucket(5, 1, hour)), "queue", 2).resetNanos())
 			.isBetween(hourMinusAMinute, hour.toNanos());
 		// The oldest entry's expiry, not the newest's.
-		TierLayout log = layout(new SlidingWindowLog(5, hour));
+		RedisLayout log = layout(new SlidingWindowLog(5, hour));
 		acquire(log, "log", 1);
 		assertThat(acquire(log, "log", 1).resetNanos()).isBetween(hourMinusAMinute, hour.toNanos());
 	}
@@ -227,7 +227,7 @@ class RedisAlgorithmScriptTests {
 	@Test
 	void aDaysWindowsResetIsMidnightUtcOfRedisTime() {
 		Duration day = Duration.ofDays(1);
-		TierLayout layout = layout(new FixedWindow(10, day), new SlidingWindowCounter(10, day));
+		RedisLayout layout = layout(new FixedWindow(10, day), new SlidingWindowCounter(10, day));
 		long before = redisTimeMicros();
 		Decision[] decisions = this.script.acquire(layout, "client", 3).block();
 		long after = redisTimeMicros();
@@ -244,7 +244,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void keysShareOneHashTagAndTheBucketExpiresWhenItIsAsGoodAsNew() {
-		TierLayout layout = layout(new FixedWindow(10, Duration.ofSeconds(30)), new TokenBucket(5, 1, Duration.ofSeconds(1)));
+		RedisLayout layout = layout(new FixedWindow(10, Duration.ofSeconds(30)), new TokenBucket(5, 1, Duration.ofSeconds(1)));
 		acquire(layout, "10.0.0.1", 1);
 		List<String> keys = layout.keys("10.0.0.1");
 		assertThat(keys).containsExactly("rl:{orders:free:10.0.0.1}:1:1:10:3.0E7:0.0",
@@ -258,7 +258,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void instantsAreStoredToTheMicrosecond() {
-		TierLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)), new SlidingWindowLog(5, Duration.ofHours(1)));
+		RedisLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)), new SlidingWindowLog(5, Duration.ofHours(1)));
 		this.script.acquire(layout, "client", 1).block();
 		List<String> keys = layout.keys("client");
 		String bucket = redis.template().opsForValue().get(keys.get(2)).block();
@@ -271,7 +271,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void aFractionOfATokenIsKeptExactlyAndARejectionLeavesTheStateAsItWasRead() {
-		TierLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)));
+		RedisLayout layout = layout(new TokenBucket(5, 1, Duration.ofHours(1)));
 		String bucket = layout.keys("client").get(1);
 		double tokens = 7.0 / 3.0;
 		// A refill instant an hour ahead: no refill during the test, only what is spent.
@@ -289,7 +289,7 @@ class RedisAlgorithmScriptTests {
 
 	@Test
 	void peekOfAnUnknownBucketIsEmpty() {
-		TierLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
+		RedisLayout layout = layout(new FixedWindow(10, Duration.ofDays(1)));
 		assertThat(new BucketReader(this.script).peek(new BucketId("orders", "free", "nobody"), layout).blockOptional()).isEmpty();
 	}
 
@@ -311,24 +311,24 @@ class RedisAlgorithmScriptTests {
 		Thread.sleep(windowMillis - Math.floorMod(nowMillis, windowMillis) + offsetMillis);
 	}
 
-	private Decision acquire(TierLayout layout, String key, long cost) {
+	private Decision acquire(RedisLayout layout, String key, long cost) {
 		return this.script.acquire(layout, key, cost).block()[0];
 	}
 
-	private BucketSnapshot peek(TierLayout layout, String key) {
+	private BucketSnapshot peek(RedisLayout layout, String key) {
 		return new BucketReader(this.script).peek(new BucketId("orders", "free", key), layout).block();
 	}
 
 	/**
 	 * The tag under which the bucket key holds limit {@code index}'s state.
 	 */
-	private static String tag(TierLayout layout, int index) {
+	private static String tag(RedisLayout layout, int index) {
 		List<String> arguments = layout.arguments("peek", 0, 0, 0, Refund.NONE, Refund.NONE);
 		return arguments.get(ScriptProtocol.FIXED_ARGUMENTS + (index + 1) * ScriptProtocol.ARGUMENTS_PER_LIMIT - 1);
 	}
 
-	private TierLayout layout(Limit... limits) {
-		return this.script.layout("orders", new Tier("free", List.of(limits)));
+	private RedisLayout layout(Limit... limits) {
+		return this.script.layouts().layout("orders", new Tier("free", List.of(limits)));
 	}
 
 }

@@ -121,7 +121,7 @@ class RedisBucketStoreTests {
 		assertThat(verdict.fallback()).isFalse();
 		assertThat(verdict.reported().remaining()).isEqualTo(3);
 		// A tier of one fixed window: its acquire calls take the lean script.
-		String sha = RedisScript.of(BucketScript.leanSource(Algorithm.FIXED_WINDOW), List.class).getSha1();
+		String sha = RedisScript.of(ScriptAssembler.lean(Algorithm.FIXED_WINDOW), List.class).getSha1();
 		assertThat(redis.template()
 			.execute((connection) -> connection.scriptingCommands().scriptExists(sha))
 			.blockFirst()).isTrue();

@@ -49,8 +49,8 @@ class ScriptProtocolTests {
 	}
 
 	@Test
-	void everyAlgorithmIsDefinedInLuaUnderItsProtocolName() throws IOException {
-		String lua = luaFiles();
+	void everyAlgorithmIsDefinedInLuaUnderItsProtocolName() {
+		String lua = ScriptAssembler.generic();
 		for (Algorithm algorithm : Algorithm.values()) {
 			assertThat(lua).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "] = function() return {");
 		}
@@ -60,10 +60,10 @@ class ScriptProtocolTests {
 
 	@Test
 	void theDriverReadsArgumentsAndWritesRepliesByTheProtocolsNames() throws IOException {
-		String driver = read("driver.lua");
+		String driver = read("tier_driver.lua");
 		assertThat(driver).contains("FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT", "REFUND_LOTS - 1",
 				"for j = 1, DECISION_VALUES do", "for j = 1, STATE_VALUES do");
-		assertThat(new TierLayout("rl", "orders", EVERY_ALGORITHM).arguments("acquire", 1, 0, 1, Refund.NONE,
+		assertThat(new RedisLayout("rl", "orders", EVERY_ALGORITHM).arguments("acquire", 1, 0, 1, Refund.NONE,
 				Refund.NONE)).hasSize(ScriptProtocol.FIXED_ARGUMENTS
 						+ ScriptProtocol.ARGUMENTS_PER_LIMIT * EVERY_ALGORITHM.limits().size());
 	}
@@ -71,7 +71,7 @@ class ScriptProtocolTests {
 	@Test
 	void everyAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
 		BucketScript script = new BucketScript(redis.template(), "rl");
-		TierLayout layout = script.layout("orders", EVERY_ALGORITHM);
+		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
 		Decision[] acquired = script.acquire(layout, "client", 1).block();
 		assertThat(acquired).hasSize(5).allSatisfy((decision) -> {
 			assertThat(decision.allowed()).isTrue();
@@ -103,21 +103,12 @@ class ScriptProtocolTests {
 		assertThat(snapshot.limits().get(2).state()).containsEntry("current", 1L).containsEntry("previous", 0L);
 	}
 
-	private static List<LimitSnapshot> describe(BucketScript script, TierLayout layout) {
+	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout) {
 		return new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().limits();
 	}
 
-	private static String luaFiles() throws IOException {
-		StringBuilder lua = new StringBuilder();
-		for (String file : List.of("header.lua", "algorithms.lua", "fixed_window.lua", "sliding_window_log.lua",
-				"sliding_window_counter.lua", "token_bucket.lua", "leaky_bucket.lua", "driver.lua")) {
-			lua.append(read(file));
-		}
-		return lua.toString();
-	}
-
 	private static String read(String file) throws IOException {
-		try (InputStream in = BucketScript.class.getResourceAsStream(file)) {
+		try (InputStream in = ScriptAssembler.class.getResourceAsStream(file)) {
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 	}

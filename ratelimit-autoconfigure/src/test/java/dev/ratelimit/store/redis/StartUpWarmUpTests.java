@@ -66,9 +66,9 @@ class StartUpWarmUpTests {
 	void startUpLoadsEveryScriptBeforeTheFirstRequest(String storeName) {
 		start(storeName, redis.template());
 		List<String> shas = new ArrayList<>();
-		shas.add(RedisScript.of(BucketScript.source()).getSha1());
+		shas.add(RedisScript.of(ScriptAssembler.generic()).getSha1());
 		for (Algorithm algorithm : Algorithm.values()) {
-			shas.add(RedisScript.of(BucketScript.leanSource(algorithm)).getSha1());
+			shas.add(RedisScript.of(ScriptAssembler.lean(algorithm)).getSha1());
 		}
 		List<Boolean> cached = redis.blockingTemplate()
 			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
@@ -79,17 +79,17 @@ class StartUpWarmUpTests {
 	@Test
 	void theWarmUpTouchesNoClientsBucketAndLeavesOnlyKeysThatExpire() {
 		RedisBucketStore first = (RedisBucketStore) start("redis", redis.template());
-		BucketId lookalike = new BucketId(TierLayout.WARM_UP_POLICY, LOOKALIKE.name(), "warm-up");
+		BucketId lookalike = new BucketId(RedisLayout.WARM_UP_POLICY, LOOKALIKE.name(), "warm-up");
 		assertThat(first.acquire(lookalike, LOOKALIKE, 1).block().reported().remaining()).isEqualTo(4);
 		start("redis", redis.get().nodeTemplate());
 		assertThat(first.acquire(lookalike, LOOKALIKE, 1).block().reported().remaining()).isEqualTo(3);
 		StringRedisTemplate blocking = redis.blockingTemplate();
 		Set<String> keys = blocking.keys("*");
-		String lookalikeKeys = "rl:{" + TierLayout.escape(TierLayout.WARM_UP_POLICY) + ":";
+		String lookalikeKeys = "rl:{" + RedisLayout.escape(RedisLayout.WARM_UP_POLICY) + ":";
 		assertThat(keys).filteredOn((key) -> !key.startsWith(lookalikeKeys))
 			.isNotEmpty()
 			.allSatisfy((key) -> {
-				assertThat(key).startsWith("rl:{" + TierLayout.WARM_UP_POLICY + ":");
+				assertThat(key).startsWith("rl:{" + RedisLayout.WARM_UP_POLICY + ":");
 				assertThat(blocking.getExpire(key)).as("seconds %s lives", key).isBetween(0L, 2L);
 			});
 	}

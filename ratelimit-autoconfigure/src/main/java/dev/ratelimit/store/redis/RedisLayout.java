@@ -14,10 +14,10 @@ import dev.ratelimit.policy.Tier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How one tier of one policy is laid out in Redis, computed once: the key prefix of
- * its buckets and the script arguments describing its limits. A bucket is one string
- * key, its {@linkplain #BUCKET_SUFFIX bucket key} ({@code rl:{orders:free:10.0.0.1}:b2}),
- * holding the requests judged and every limit's state, each under its tag: its
+ * The keys and script arguments of one tier's buckets in Redis, computed once: the key
+ * prefix of its buckets and the arguments describing its limits ({@link ScriptProtocol}
+ * lays out the calls). A bucket's {@linkplain #BUCKET_SUFFIX bucket key}
+ * ({@code rl:{orders:free:10.0.0.1}:b2}) holds every limit's state under its tag: its
  * position and parameters ({@code 1:1:100:6.0E7:0.0}: the first limit, fixed window,
  * 100 per minute). A sliding window log keeps its instants in a list key of its own,
  * named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}). Every key of a
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * slot with a {@code }}; none holds a glob character, so no key matches a SCAN
  * pattern it was not meant to.
  */
-final class TierLayout {
+final class RedisLayout {
 
 	/**
 	 * The characters a key part never holds as they are.
@@ -73,7 +73,7 @@ final class TierLayout {
 	 */
 	private final List<String> leanArguments;
 
-	TierLayout(String prefix, String policy, Tier tier) {
+	RedisLayout(String prefix, String policy, Tier tier) {
 		this(prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":", tier);
 	}
 
@@ -83,11 +83,11 @@ final class TierLayout {
 	 * which no escaped policy id is, so that no policy's bucket, read or SCAN pattern ever
 	 * meets them.
 	 */
-	static TierLayout warmUp(String prefix, Tier tier) {
-		return new TierLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
+	static RedisLayout warmUp(String prefix, Tier tier) {
+		return new RedisLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
 	}
 
-	private TierLayout(String keyPrefix, Tier tier) {
+	private RedisLayout(String keyPrefix, Tier tier) {
 		this.tier = tier;
 		this.keyPrefix = keyPrefix;
 		List<Limit> limits = tier.limits();

@@ -1,18 +1,7 @@
--- The entry point, after the algorithms. One bucket per call: KEYS[1..n] its limits' own
--- keys (in the tier's order; only a sliding window log keeps its state there, a list),
--- KEYS[n + 1] the bucket key: a string holding the requests judged and every other
--- limit's state, "<requests>|<tag> <fields>|<tag> <fields>...", each limit's fields under
--- its tag (its position and parameters, so that a limit changed by a live reload starts
--- afresh), written with one SET that also renews its expiry (the tier's idle timeout).
--- The upper-case names (algorithm codes, argument counts, reply strides) are declared
--- in front of the script by dev.ratelimit.store.redis.ScriptProtocol, their one home.
--- ARGV: mode, cost, idle-ms, want, requests, then REFUND_LOTS pairs (units, leased-at),
--- then per limit (ARGUMENTS_PER_LIMIT): algorithm code, quota, period (microseconds),
--- rate, tag.
---   acquire: judge `cost` against every limit; consume from all or none.
---   lease:   give back each lot of units at the time it was leased at, then consume up
---            to `want` units that every limit admits, and judge `cost` against what is left.
---   peek:    describe the bucket, consuming nothing; empty when there is no bucket.
+-- The generic script's entry point, after the algorithms: any tier, in any mode (acquire,
+-- lease, peek). Its keys, arguments, stored text and reply:
+-- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
+-- argument counts, reply strides) are declared in front of the script.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
 -- from the epoch, as on dev.ratelimit.algorithm.MonotonicClock's timeline.
 local time = redis.call('TIME')
@@ -40,6 +29,7 @@ for i = 1, limit_count do
 		period = tonumber(ARGV[base + 3]),
 		rate = tonumber(ARGV[base + 4]),
 		tag = ARGV[base + 5],
+		key = KEYS[i],
 	}
 	params[i] = p
 	-- This limit's fields, as its encode wrote them; none when the bucket is new or the
@@ -53,7 +43,7 @@ for i = 1, limit_count do
 		end
 	end
 	segments[i] = segment
-	states[i] = p.algorithm.load(KEYS[i], now, p, tonumber(a), tonumber(b), tonumber(c))
+	states[i] = p.algorithm.load(now, p, tonumber(a), tonumber(b), tonumber(c))
 end
 
 if mode == 'peek' then

@@ -1,0 +1,61 @@
+package dev.ratelimit.store.redis;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketId;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * The decision of the configured {@link FailureMode} while Redis cannot decide, and how
+ * many requests it decided.
+ */
+final class FailureFallback {
+
+	private final FailureMode failureMode;
+
+	private final @Nullable BucketDecider localStore;
+
+	private final Verdict denied;
+
+	private final AtomicLong fallbacks = new AtomicLong();
+
+	/**
+	 * @param failureMode what to decide
+	 * @param localStore where {@link FailureMode#LOCAL} decides; may be {@code null} for
+	 * the other modes
+	 * @param retryAfterNanos what a {@link FailureMode#DENY} rejection tells the client
+	 */
+	FailureFallback(FailureMode failureMode, @Nullable BucketDecider localStore, long retryAfterNanos) {
+		if (failureMode == FailureMode.LOCAL && localStore == null) {
+			throw new IllegalArgumentException("ratelimit.redis.on-failure=local needs a local store");
+		}
+		this.failureMode = failureMode;
+		this.localStore = localStore;
+		this.denied = Verdict.withoutLimits(false, retryAfterNanos);
+	}
+
+	FailureMode failureMode() {
+		return this.failureMode;
+	}
+
+	/**
+	 * Requests decided here since start.
+	 */
+	long fallbacks() {
+		return this.fallbacks.get();
+	}
+
+	Mono<Verdict> decide(BucketId id, Tier tier, long cost) {
+		this.fallbacks.incrementAndGet();
+		return switch (this.failureMode) {
+			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
+			case DENY -> Mono.just(this.denied);
+			case LOCAL -> this.localStore.acquire(id, tier, cost).map(Verdict::asFallback);
+		};
+	}
+
+}

@@ -1,0 +1,296 @@
+package dev.ratelimit.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.ratelimit.algorithm.Algorithm;
+
+/**
+ * Builds the limiter's two script forms from one Lua source per algorithm
+ * ({@code <algorithm>.lua}, as {@code token_bucket.lua}): the generic script, which
+ * judges any tier in any mode, and each algorithm's lean script, an acquire on a tier of
+ * one limit in straight lines (a function in a script is a closure Redis creates on every
+ * call, so the lean form defines none). Their calls are {@link ScriptProtocol}'s.
+ * <p>
+ * An algorithm's file is its maths once, in sections that each start with a line
+ * {@code --@<name>}, written as straight-line Lua on named locals:
+ * <ul>
+ * <li>{@code --@fields a b}: the state kept in the bucket key, in the order stored (at
+ * most three; none for a state kept elsewhere); {@code --@fractional a}: those of them
+ * that may hold a fraction (never negative), written with 17 significant digits, the
+ * others as integers; {@code --@state c}: state that is not stored.</li>
+ * <li>{@code --@load}: the fields hold what was stored, {@code nil} for a new bucket or a
+ * changed limit; leaves the state as of {@code now}.</li>
+ * <li>{@code --@probe}: judges {@code cost}, changing nothing: sets {@code allowed} (a
+ * boolean), {@code remaining}, {@code reset} and {@code retry_after} (microseconds), as
+ * {@link dev.ratelimit.algorithm.Decision}.</li>
+ * <li>{@code --@commit}: consumes {@code cost}. {@code --@refund}: gives back {@code units}
+ * leased at the instant {@code leased_at}. {@code --@describe}: sets {@code described},
+ * the state for display. The last two are the generic script's only.</li>
+ * </ul>
+ * Every section sees {@code now} and the limit's {@code quota}, {@code period}
+ * (microseconds), {@code rate} and {@code key} (its own key: the sliding window log's
+ * list), and runs in a block of its own, so that its own locals stay its own. The generic
+ * form wraps each section in a function of the algorithm's table, its state in a table
+ * per limit; the lean form puts load, probe and commit one after the other in
+ * {@code one_limit_driver.lua}, in place of its line {@code --@algorithm}.
+ */
+final class ScriptAssembler {
+
+	private static final String HEADER = "header.lua";
+
+	/**
+	 * The generic script's own helpers and the algorithms' table, before the algorithms.
+	 */
+	private static final String GENERIC_HELPERS = "algorithms.lua";
+
+	private static final String GENERIC_DRIVER = "tier_driver.lua";
+
+	private static final String LEAN_DRIVER = "one_limit_driver.lua";
+
+	private static final String ALGORITHM_PLACE = "--@algorithm\n";
+
+	/**
+	 * Fields the drivers read back from the bucket key per limit ({@code a, b, c}).
+	 */
+	private static final int MAX_FIELDS = 3;
+
+	/**
+	 * What every section sees of its limit, in the generic form.
+	 */
+	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, key = "
+			+ "p.quota, p.period, p.rate, p.key\n";
+
+	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "refund",
+			"describe");
+
+	private static final List<String> SECTIONS = List.of("fields", "fractional", "state", "load", "probe",
+			"commit", "refund", "describe");
+
+	private ScriptAssembler() {
+	}
+
+	/**
+	 * The generic script: the protocol's constants, the shared helpers, every algorithm
+	 * as a table of functions, the driver.
+	 */
+	static String generic() {
+		StringBuilder lua = new StringBuilder(ScriptProtocol.luaConstants());
+		lua.append(read(HEADER)).append('\n').append(read(GENERIC_HELPERS)).append('\n');
+		for (Algorithm algorithm : Algorithm.values()) {
+			appendDefinition(lua, algorithm, source(algorithm));
+		}
+		return lua.append(read(GENERIC_DRIVER)).toString();
+	}
+
+	/**
+	 * The lean script of an algorithm: the header and the one-limit driver around the
+	 * algorithm's load, probe and commit. It uses none of the protocol's named
+	 * constants: its arguments are few and fixed ({@link ScriptProtocol#LEAN_ARGUMENTS}).
+	 */
+	static String lean(Algorithm algorithm) {
+		String driver = read(LEAN_DRIVER);
+		int place = driver.indexOf(ALGORITHM_PLACE);
+		if (place < 0) {
+			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
+		}
+		Source source = source(algorithm);
+		StringBuilder lua = new StringBuilder(read(HEADER)).append('\n').append(driver, 0, place);
+		lua.append(source.comment());
+		if (!source.fields().isEmpty()) {
+			lua.append("local ").append(names(source.fields())).append(" = ")
+				.append(String.join(", ", List.of("a", "b", "c").subList(0, source.fields().size()))).append('\n');
+		}
+		declare(lua, "", source.state());
+		lua.append(block("", source.section("load")));
+		lua.append("local allowed, remaining, reset, retry_after\n").append(block("", source.section("probe")));
+		lua.append("if allowed then\n").append(block("\t", source.section("commit")));
+		if (!source.fields().isEmpty()) {
+			lua.append("\twritten = string.format(").append(format(source, 0, "'%d%s"))
+				.append(", requests + 1, tagged, ").append(names(source.fields())).append(")\n");
+		}
+		lua.append("\treply = { 1, remaining, reset, retry_after }\nelse\n")
+			.append("\treply = { 0, remaining, reset, retry_after }\nend\n");
+		return lua.append(driver, place + ALGORITHM_PLACE.length(), driver.length()).toString();
+	}
+
+	private static void appendDefinition(StringBuilder lua, Algorithm algorithm, Source source) {
+		List<String> variables = new ArrayList<>(source.fields());
+		variables.addAll(source.state());
+		lua.append(source.comment());
+		lua.append("definitions[").append(ScriptProtocol.luaName(algorithm)).append("] = function() return {\n");
+		lua.append("\tload = function(now, p, a, b, c)\n").append(LIMIT_LOCALS);
+		if (!source.fields().isEmpty()) {
+			lua.append("\t\tlocal ").append(names(source.fields())).append(" = ")
+				.append(String.join(", ", List.of("a", "b", "c").subList(0, source.fields().size()))).append('\n');
+		}
+		declare(lua, "\t\t", source.state());
+		lua.append(block("\t\t", source.section("load")));
+		lua.append("\t\treturn { ");
+		for (int i = 0; i < variables.size(); i++) {
+			lua.append((i > 0) ? ", " : "").append(variables.get(i)).append(" = ").append(variables.get(i));
+		}
+		lua.append(" }\n\tend,\n");
+		lua.append("\tprobe = function(s, now, p, cost)\n").append(LIMIT_LOCALS);
+		unpack(lua, variables);
+		lua.append("\t\tlocal allowed, remaining, reset, retry_after\n").append(block("\t\t", source.section("probe")));
+		lua.append("\t\treturn allowed and 1 or 0, remaining, reset, retry_after\n\tend,\n");
+		// A commit marks stored fields changed, so that its limit is written; a refund only
+		// when it changed one. A state kept elsewhere leaves the bucket key's text as read.
+		lua.append("\tcommit = function(s, now, p, cost)\n").append(LIMIT_LOCALS);
+		unpack(lua, variables);
+		lua.append(block("\t\t", source.section("commit")));
+		pack(lua, variables);
+		if (!source.fields().isEmpty()) {
+			lua.append("\t\ts.changed = true\n");
+		}
+		lua.append("\tend,\n");
+		lua.append("\trefund = function(s, now, p, units, leased_at)\n").append(LIMIT_LOCALS);
+		unpack(lua, variables);
+		lua.append(block("\t\t", source.section("refund")));
+		for (String field : source.fields()) {
+			lua.append("\t\tif ").append(field).append(" ~= s.").append(field).append(" then\n");
+			lua.append("\t\t\ts.changed = true\n\t\tend\n");
+		}
+		pack(lua, variables);
+		lua.append("\tend,\n");
+		lua.append("\tencode = function(s)\n\t\treturn ");
+		if (source.fields().isEmpty()) {
+			lua.append("nil");
+		}
+		for (int i = 0; i < source.fields().size(); i++) {
+			lua.append((i > 0) ? " .. ' ' .. " : "").append("exact(s.").append(source.fields().get(i)).append(')');
+		}
+		lua.append("\n\tend,\n");
+		lua.append("\tdescribe = function(s, now, p)\n").append(LIMIT_LOCALS);
+		unpack(lua, variables);
+		lua.append("\t\tlocal described\n").append(block("\t\t", source.section("describe")));
+		lua.append("\t\treturn described\n\tend,\n} end\n\n");
+	}
+
+	/**
+	 * The lean write's format from field {@code from} on, a Lua expression: the literal so
+	 * far, then each field as an integer ({@code %d}) or, a fractional one, whichever of
+	 * {@code %d} and {@code %.17g} writes it exactly, as the generic script's {@code exact};
+	 * one literal per combination, so that no text is joined per call.
+	 */
+	private static String format(Source source, int from, String literal) {
+		if (from == source.fields().size()) {
+			return literal + "'";
+		}
+		String field = source.fields().get(from);
+		String next = literal + ((from > 0) ? " " : "");
+		if (!source.fractional().contains(field)) {
+			return format(source, from + 1, next + "%d");
+		}
+		return "((" + field + " % 1 == 0 and " + field + " < 2 ^ 53) and " + format(source, from + 1, next + "%d")
+				+ " or " + format(source, from + 1, next + "%.17g") + ")";
+	}
+
+	private static void declare(StringBuilder lua, String indent, List<String> names) {
+		if (!names.isEmpty()) {
+			lua.append(indent).append("local ").append(names(names)).append('\n');
+		}
+	}
+
+	private static void unpack(StringBuilder lua, List<String> variables) {
+		if (!variables.isEmpty()) {
+			lua.append("\t\tlocal ").append(names(variables)).append(" = ");
+			for (int i = 0; i < variables.size(); i++) {
+				lua.append((i > 0) ? ", " : "").append("s.").append(variables.get(i));
+			}
+			lua.append('\n');
+		}
+	}
+
+	private static void pack(StringBuilder lua, List<String> variables) {
+		if (!variables.isEmpty()) {
+			lua.append("\t\t");
+			for (int i = 0; i < variables.size(); i++) {
+				lua.append((i > 0) ? ", " : "").append("s.").append(variables.get(i));
+			}
+			lua.append(" = ").append(names(variables)).append('\n');
+		}
+	}
+
+	private static String block(String indent, String code) {
+		StringBuilder block = new StringBuilder(indent).append("do\n");
+		code.strip().lines().forEach((line) -> block.append(line.isEmpty() ? "" : indent + "\t").append(line).append('\n'));
+		return block.append(indent).append("end\n").toString();
+	}
+
+	private static String names(List<String> names) {
+		return String.join(", ", names);
+	}
+
+	private static Source source(Algorithm algorithm) {
+		String file = algorithm.name().toLowerCase(Locale.ROOT) + ".lua";
+		StringBuilder comment = new StringBuilder();
+		Map<String, StringBuilder> sections = new LinkedHashMap<>();
+		StringBuilder current = null;
+		for (String line : read(file).split("\n", -1)) {
+			if (line.startsWith("--@")) {
+				String[] words = line.substring(3).trim().split("\\s+", 2);
+				if (!SECTIONS.contains(words[0]) || sections.containsKey(words[0])) {
+					throw new IllegalStateException(file + ": unknown or repeated section " + line);
+				}
+				current = new StringBuilder((words.length > 1) ? words[1] : "");
+				sections.put(words[0], current);
+			}
+			else if (current != null) {
+				current.append(line).append('\n');
+			}
+			else {
+				comment.append(line).append('\n');
+			}
+		}
+		if (!sections.keySet().containsAll(REQUIRED_SECTIONS)) {
+			throw new IllegalStateException(file + " lacks a section of " + REQUIRED_SECTIONS);
+		}
+		Map<String, String> texts = new LinkedHashMap<>();
+		sections.forEach((name, text) -> texts.put(name, text.toString()));
+		Source source = new Source(comment.toString(), words(texts.get("fields")),
+				words(texts.getOrDefault("fractional", "")), words(texts.getOrDefault("state", "")), texts);
+		if (source.fields().size() > MAX_FIELDS || !source.fields().containsAll(source.fractional())) {
+			throw new IllegalStateException(file + ": at most " + MAX_FIELDS + " fields, fractional ones among them");
+		}
+		return source;
+	}
+
+	private static List<String> words(String section) {
+		String line = section.lines().findFirst().orElse("").trim();
+		return line.isEmpty() ? List.of() : List.of(line.split("\\s+"));
+	}
+
+	private static String read(String file) {
+		try (InputStream in = ScriptAssembler.class.getResourceAsStream(file)) {
+			if (in == null) {
+				throw new IllegalStateException("Lua source " + file + " is missing from the classpath");
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read Lua source " + file, ex);
+		}
+	}
+
+	/**
+	 * An algorithm's file, read: its leading comment, its variables and its sections.
+	 */
+	private record Source(String comment, List<String> fields, List<String> fractional, List<String> state,
+			Map<String, String> sections) {
+
+		String section(String name) {
+			return this.sections.get(name);
+		}
+
+	}
+
+}

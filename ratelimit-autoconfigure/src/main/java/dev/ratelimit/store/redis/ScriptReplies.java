@@ -1,0 +1,57 @@
+package dev.ratelimit.store.redis;
+
+import java.util.List;
+
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.Tier;
+
+/**
+ * Reads the scripts' replies, laid out as {@link ScriptProtocol} says.
+ */
+final class ScriptReplies {
+
+	private static final long NANOS_PER_MICRO = 1_000;
+
+	private ScriptReplies() {
+	}
+
+	/**
+	 * A multi-bulk reply arrives as one list or as its elements, depending on the
+	 * driver; either way, its elements.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static List<Object> flatten(List<List> reply) {
+		if (reply.size() == 1 && reply.get(0) instanceof List<?> only) {
+			return (List<Object>) only;
+		}
+		return (List<Object>) (List) reply;
+	}
+
+	/**
+	 * Each limit's decision, from {@code offset} on.
+	 */
+	static Decision[] decisions(Tier tier, List<Object> reply, int offset) {
+		List<Limit> limits = tier.limits();
+		Decision[] decisions = new Decision[limits.size()];
+		for (int i = 0; i < decisions.length; i++) {
+			int at = offset + i * ScriptProtocol.DECISION_VALUES;
+			decisions[i] = new Decision(longAt(reply, at) == 1, longAt(reply, at + 1), limits.get(i).quota(),
+					microsAt(reply, at + 2), microsAt(reply, at + 3));
+		}
+		return decisions;
+	}
+
+	static long longAt(List<Object> reply, int index) {
+		Object value = reply.get(index);
+		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));
+	}
+
+	/**
+	 * A duration the script returns in microseconds, Redis TIME's unit, in nanoseconds.
+	 */
+	static long microsAt(List<Object> reply, int index) {
+		return longAt(reply, index) * NANOS_PER_MICRO;
+	}
+
+}

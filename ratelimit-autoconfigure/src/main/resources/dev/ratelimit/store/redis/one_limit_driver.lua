@@ -1,0 +1,34 @@
+-- The lean script's entry point: an acquire on a tier of one limit, in straight lines
+-- (no tables of functions to build per call: Redis runs the whole script on every call).
+-- Its keys, arguments and reply: dev.ratelimit.store.redis.ScriptProtocol. It reads and
+-- writes the bucket key as tier_driver.lua does, so that either script reads the other's
+-- buckets.
+local time = redis.call('TIME')
+local now = time[1] * 1000000 + time[2]
+local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local tagged = ARGV[6]
+local key = KEYS[2]
+local stored = redis.call('GET', KEYS[1])
+-- The limit's fields a, b, c (nil when absent), and where they start in the stored text.
+local requests, fields_at, a, b, c = 0
+if stored then
+	requests = tonumber(string.match(stored, '^[^|]*'))
+	local _, tag_end = string.find(stored, tagged, 1, true)
+	if tag_end then
+		fields_at = tag_end + 1
+		a, b, c = string.match(stored, '^([^ |]+) ?([^ |]*) ?([^ |]*)', fields_at)
+		a, b, c = tonumber(a), tonumber(b), tonumber(c)
+	end
+end
+-- What the algorithm sets: the reply and, when it consumed, the whole text to store, in
+-- one string.format; left nil, the limit's fields stay as they were read.
+local reply, written
+--@algorithm
+if not written then
+	written = string.format('%d', requests + 1)
+	if fields_at then
+		written = written .. tagged .. string.match(stored, '^[^|]*', fields_at)
+	end
+end
+redis.call('SET', KEYS[1], written, 'PX', ARGV[2])
+return reply
