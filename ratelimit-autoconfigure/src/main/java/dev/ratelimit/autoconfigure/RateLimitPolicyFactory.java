@@ -21,8 +21,6 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.autoconfigure.RateLimitProperties.LimitSpec;
-import dev.ratelimit.gateway.HeaderStyle;
-import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.ForwardedHeader;
@@ -35,6 +33,8 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.RateLimitFieldRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;

@@ -10,12 +10,12 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.autoconfigure.RateLimitProperties.WebRoute;
-import dev.ratelimit.gateway.RateLimitWebFilter.Route;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.web.RateLimitWebFilter.Route;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.web.util.pattern.PathPattern;
