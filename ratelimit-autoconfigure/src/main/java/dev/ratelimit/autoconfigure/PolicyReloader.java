@@ -12,6 +12,7 @@ import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.WebRouteFactory;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -1,9 +1,12 @@
 package dev.ratelimit.autoconfigure;
 
+import java.util.List;
+
 import dev.ratelimit.gateway.GatewayKeyResolverBeans;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.WebRouteFactory;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,8 +39,17 @@ public final class RateLimitWebFilterAutoConfiguration {
 				beanFactory.getBeanClassLoader());
 		// Without the gateway no route's policy may be keyed by a KeyResolver bean.
 		return new RateLimitWebFilter(judges,
-				new WebRouteFactory(policies, gatewayPresent).create(properties.getWeb().getRoutes()),
+				new WebRouteFactory(policies, gatewayPresent).create(configured(properties)),
 				gatewayPresent ? new GatewayKeyResolverBeans(beanFactory) : null, properties.getWeb().getOrder());
+	}
+
+	private static List<WebRouteFactory.Configured> configured(RateLimitProperties properties) {
+		return properties.getWeb()
+			.getRoutes()
+			.stream()
+			.map((route) -> new WebRouteFactory.Configured(route.getId(), route.getPaths(), route.getMethods(),
+					route.getPolicy()))
+			.toList();
 	}
 
 	/**

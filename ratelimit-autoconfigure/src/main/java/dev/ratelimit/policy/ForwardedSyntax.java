@@ -5,13 +5,13 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The syntax of the forwarding headers the request path reads (its client-address resolver): the
+ * The syntax of the forwarding headers {@link TrustedProxies#forwardedClient} reads: the
  * elements and {@code for} parameters of {@code Forwarded} (RFC 7239), the nodes both
  * headers name, and the whitespace between list items. Parsing is by hand, without
  * regular expressions or DNS, and never throws: what does not parse reads as
  * {@code null} or {@code false}.
  */
-public final class ForwardedSyntax {
+final class ForwardedSyntax {
 
 	private ForwardedSyntax() {
 	}
@@ -24,7 +24,7 @@ public final class ForwardedSyntax {
 	 * at most once per element (RFC 7239 section 4). Unquoted values are taken up to the
 	 * next delimiter, so that the unquoted IPv6 addresses many proxies write still read.
 	 */
-	public static boolean forNodes(String value, List<@Nullable String> hops) {
+	static boolean forNodes(String value, List<@Nullable String> hops) {
 		int length = value.length();
 		int at = 0;
 		String forNode = null;
@@ -122,7 +122,7 @@ public final class ForwardedSyntax {
 	 * {@code 2001:db8::1}, {@code [2001:db8::1]} or {@code [2001:db8::1]:8080};
 	 * {@code null} for anything else.
 	 */
-	public static byte @Nullable [] node(String text, int start, int end) {
+	static byte @Nullable [] node(String text, int start, int end) {
 		if (text.charAt(start) == '[') {
 			int close = text.indexOf(']', start);
 			if (close < 0 || close >= end) {
@@ -175,7 +175,7 @@ public final class ForwardedSyntax {
 		return c == ',' || c == ';' || c == '"' || c == ' ' || c == '\t';
 	}
 
-	public static int skipWhitespace(String value, int from, int end) {
+	static int skipWhitespace(String value, int from, int end) {
 		int at = from;
 		while (at < end && (value.charAt(at) == ' ' || value.charAt(at) == '\t')) {
 			at++;
@@ -183,7 +183,7 @@ public final class ForwardedSyntax {
 		return at;
 	}
 
-	public static int trimWhitespace(String value, int start, int end) {
+	static int trimWhitespace(String value, int start, int end) {
 		int at = end;
 		while (at > start && (value.charAt(at - 1) == ' ' || value.charAt(at - 1) == '\t')) {
 			at--;

@@ -8,7 +8,7 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The {@link RateLimitListener}s told of every decision, by the filters and by the
- * policies' {@code RateLimiter} beans alike. A listener that fails is logged (at most
+ * policies' {@code RateLimiter} beans alike, through each route's {@link RequestJudge}. A listener that fails is logged (at most
  * once per interval) and never keeps the others, or the request, from going on.
  */
 final class DecisionListeners {
@@ -19,17 +19,6 @@ final class DecisionListeners {
 
 	DecisionListeners(List<RateLimitListener> listeners) {
 		this.listeners = listeners.toArray(new RateLimitListener[0]);
-	}
-
-	void notify(String policyId, String tier, String routeId, String store, Outcome outcome, long decisionNanos) {
-		for (RateLimitListener listener : this.listeners) {
-			try {
-				listener.onDecision(policyId, tier, routeId, store, outcome, decisionNanos);
-			}
-			catch (RuntimeException ex) {
-				failed(listener, ex);
-			}
-		}
 	}
 
 	/**

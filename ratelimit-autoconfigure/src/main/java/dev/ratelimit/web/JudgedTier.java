@@ -6,6 +6,7 @@ import java.util.List;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A policy's tier as the judge applies it ({@link dev.ratelimit.policy.Tier} being the
@@ -62,6 +63,21 @@ record JudgedTier(Tier tier, LimitDescription[] limits, RateLimitHeaders headers
 			}
 		}
 		return names;
+	}
+
+	/**
+	 * The detail of a {@code 400} for a cost this tier could never admit.
+	 * @param costHeader the policy's cost header, or {@code null} when the cost did not
+	 * come from one
+	 * @param headerValue the header's value, as the request had it
+	 */
+	String invalidCostDetail(@Nullable String costHeader, long cost, @Nullable String headerValue) {
+		if (costHeader != null) {
+			return "The " + costHeader + " header must be a whole number from 1 to " + this.maxCost
+					+ ", the most one request may cost under this route's rate limit; it was '" + headerValue + "'.";
+		}
+		return "This request costs " + cost + " units, more than the " + this.maxCost
+				+ " this route's rate limit can ever admit at once.";
 	}
 
 }

@@ -176,10 +176,9 @@ public final class RequestJudge {
 
 	/**
 	 * The one place an admitted request leaves the judge for the rest of the chain (shadow
-	 * rejections and a store failing open included). Holding a request before it is
-	 * forwarded (shaping) goes before this call, and settling its decision once the
-	 * response is known (costs the upstream reports, counted failures, in-flight limits)
-	 * after it.
+	 * rejections and a store failing open included): holding a request before it is
+	 * forwarded (shaping) and settling its decision once the response is known (costs the
+	 * upstream reports, counted failures, in-flight limits) wrap this call.
 	 */
 	private <C> Mono<Void> forward(ServerWebExchange exchange, C chain, Next<C> next) {
 		return next.proceed(chain, exchange);
@@ -297,19 +296,10 @@ public final class RequestJudge {
 
 	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, TierOnRoute tier, long cost) {
 		tier.listeners().notify(Outcome.INVALID_COST, 0);
-		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST,
-				invalidCostDetail(exchange, tier.plan(), cost), 0, List.of(), tier);
-	}
-
-	private String invalidCostDetail(ServerWebExchange exchange, JudgedTier plan, long cost) {
 		String costHeader = this.route.costHeader();
-		if (costHeader != null) {
-			return "The " + costHeader + " header must be a whole number from 1 to " + plan.maxCost()
-					+ ", the most one request may cost under this route's rate limit; it was '"
-					+ exchange.getRequest().getHeaders().getFirst(costHeader) + "'.";
-		}
-		return "This request costs " + cost + " units, more than the " + plan.maxCost()
-				+ " this route's rate limit can ever admit at once.";
+		String detail = tier.plan().invalidCostDetail(costHeader, cost,
+				(costHeader != null) ? exchange.getRequest().getHeaders().getFirst(costHeader) : null);
+		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST, detail, 0, List.of(), tier);
 	}
 
 	private Mono<Void> reject(ServerWebExchange exchange, Reason reason, HttpStatusCode status, String detail,

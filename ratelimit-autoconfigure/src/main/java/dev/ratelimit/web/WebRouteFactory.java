@@ -1,4 +1,4 @@
-package dev.ratelimit.autoconfigure;
+package dev.ratelimit.web;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -6,16 +6,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import dev.ratelimit.autoconfigure.RateLimitProperties.WebRoute;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.web.RateLimitWebFilter.Route;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.web.util.pattern.PathPattern;
@@ -27,7 +26,7 @@ import org.springframework.web.util.pattern.PatternParseException;
  * path patterns parsed. Every problem is collected so that one failed start lists them
  * all.
  */
-final class WebRouteFactory {
+public final class WebRouteFactory {
 
 	private static final String PREFIX = "ratelimit.web.routes";
 
@@ -48,7 +47,7 @@ final class WebRouteFactory {
 	 * @param gatewayPresent whether Spring Cloud Gateway is on the classpath, which a
 	 * policy keyed by a {@code KeyResolver} bean needs
 	 */
-	WebRouteFactory(RateLimitPolicies policies, boolean gatewayPresent) {
+	public WebRouteFactory(RateLimitPolicies policies, boolean gatewayPresent) {
 		this.policies = policies;
 		this.gatewayPresent = gatewayPresent;
 	}
@@ -57,18 +56,18 @@ final class WebRouteFactory {
 	 * Validate the routes and build them.
 	 * @throws InvalidRateLimitConfigurationException listing every problem found
 	 */
-	List<Route> create(List<WebRoute> configured) {
+	public List<Route> create(List<Configured> configured) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		List<Route> routes = new ArrayList<>(configured.size());
 		Set<String> ids = new HashSet<>();
 		for (int i = 0; i < configured.size(); i++) {
 			String path = PREFIX + "[" + i + "]";
-			WebRoute route = configured.get(i);
+			Configured route = configured.get(i);
 			int problemsBefore = problems.size();
-			List<PathPattern> patterns = patterns(path, route.getPaths(), problems);
-			Set<HttpMethod> methods = methods(path, route.getMethods(), problems);
-			RateLimitPolicy policy = policy(path, route.getPolicy(), problems);
-			String id = (route.getId() != null) ? route.getId() : String.join(",", route.getPaths());
+			List<PathPattern> patterns = patterns(path, route.paths(), problems);
+			Set<HttpMethod> methods = methods(path, route.methods(), problems);
+			RateLimitPolicy policy = policy(path, route.policy(), problems);
+			String id = (route.id() != null) ? route.id() : String.join(",", route.paths());
 			if (id.isBlank()) {
 				problems.add(new ConfigurationProblem(path + ".id", "'" + id + "'", "must not be blank"));
 			}
@@ -92,7 +91,7 @@ final class WebRouteFactory {
 	 * or no longer works without the gateway.
 	 * @param routes the routes in force, in the order of {@code ratelimit.web.routes}
 	 */
-	List<ConfigurationProblem> reloadProblems(List<Route> routes) {
+	public List<ConfigurationProblem> reloadProblems(List<Route> routes) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		for (int i = 0; i < routes.size(); i++) {
 			Route route = routes.get(i);
@@ -158,9 +157,7 @@ final class WebRouteFactory {
 	private RateLimitPolicy policy(String path, String policyId, List<ConfigurationProblem> problems) {
 		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
 		if (policy == null) {
-			problems.add(new ConfigurationProblem(path + ".policy", quoted(policyId),
-					"must name a policy defined under ratelimit.policies (defined: " + (this.policies.byId().isEmpty()
-							? "none" : new TreeSet<>(this.policies.byId().keySet())) + ")"));
+			problems.add(UnknownPolicy.problem(path + ".policy", quoted(policyId), this.policies.byId().keySet()));
 			return null;
 		}
 		if (policy.key() instanceof KeySource.Bean && !this.gatewayPresent) {
@@ -173,8 +170,20 @@ final class WebRouteFactory {
 		return policy;
 	}
 
-	private static String quoted(String value) {
+	private static @Nullable String quoted(@Nullable String value) {
 		return (value != null) ? "'" + value + "'" : null;
+	}
+
+	/**
+	 * One route of {@code ratelimit.web.routes} as configured, before validation.
+	 *
+	 * @param id the route's id, or {@code null} for its paths joined
+	 * @param paths the path patterns
+	 * @param methods the methods, or empty for any
+	 * @param policy the id of the policy it enforces
+	 */
+	public record Configured(@Nullable String id, List<String> paths, List<String> methods, @Nullable String policy) {
+
 	}
 
 }
