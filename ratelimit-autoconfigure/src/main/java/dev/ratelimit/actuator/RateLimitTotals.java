@@ -4,9 +4,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitListener;
-import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener;
+import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 
 /**
  * Counts every decision per policy and outcome since start-up, for the

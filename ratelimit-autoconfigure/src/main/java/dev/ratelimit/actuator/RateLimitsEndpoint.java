@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
-import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -20,6 +19,8 @@ import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.LimitSnapshot;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.RateLimitedRoutes;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.GatewayRoutesReload;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -15,6 +14,10 @@ import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.WebRouteFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -2,11 +2,11 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.Set;
 
-import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.RequestJudges;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -29,9 +29,9 @@ class FilterConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RateLimitEnforcers enforcers,
+	RateLimitGatewayFilterFactory rateLimitGatewayFilterFactory(RequestJudges judges,
 			BeanFactory beanFactory) {
-		return new RateLimitGatewayFilterFactory(enforcers, beanFactory);
+		return new RateLimitGatewayFilterFactory(judges, beanFactory);
 	}
 
 	@Bean

@@ -10,14 +10,14 @@ import java.util.Objects;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.ConfigName;
-import dev.ratelimit.gateway.HeaderStyle;
-import dev.ratelimit.gateway.RateLimitFieldRules;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.PolicySettings;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicyFactory;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.RateLimitFieldRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;

@@ -5,7 +5,7 @@ import java.util.function.Supplier;
 
 import dev.ratelimit.gateway.PassThroughRateLimiter;
 import dev.ratelimit.gateway.PolicyRateLimiter;
-import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
+import dev.ratelimit.web.RequestJudges;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -58,7 +58,7 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 				continue;
 			}
 			RootBeanDefinition definition = enabled ? definition(PolicyRateLimiter.class,
-					() -> beanFactory.getBean(RateLimitGatewayFilterFactory.class).rateLimiter(policyId))
+					() -> PolicyRateLimiter.of(beanFactory.getBean(RequestJudges.class), policyId))
 					: definition(PassThroughRateLimiter.class, PassThroughRateLimiter::new);
 			registry.registerBeanDefinition(beanName, definition);
 		}

@@ -2,13 +2,13 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
-import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.gateway.SpringCloudGatewayRoutesReload;
 import dev.ratelimit.policy.GatewayRoutesReload;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.RateLimitWebFilter;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

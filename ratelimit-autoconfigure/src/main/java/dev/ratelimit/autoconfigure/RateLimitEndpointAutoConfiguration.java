@@ -4,14 +4,14 @@ import java.util.List;
 
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
-import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
-import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.RateLimitedRoutes;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
+import dev.ratelimit.web.HeaderStyle;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,10 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.gateway.RateLimitEnforcers;
-import dev.ratelimit.gateway.RateLimitWebFilter;
+import java.util.List;
+
+import dev.ratelimit.gateway.GatewayKeyResolverBeans;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.policy.ReloadFollowers;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.WebRouteFactory;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,18 +30,28 @@ import org.springframework.util.ClassUtils;
 		afterName = "dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration")
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @Conditional(OnWebRoutesCondition.class)
-@ConditionalOnBean(RateLimitEnforcers.class)
+@ConditionalOnBean(RequestJudges.class)
 public final class RateLimitWebFilterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitWebFilter rateLimitWebFilter(RateLimitEnforcers enforcers, RateLimitPolicies policies,
+	RateLimitWebFilter rateLimitWebFilter(RequestJudges judges, RateLimitPolicies policies,
 			RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory) {
 		boolean gatewayPresent = ClassUtils.isPresent(PolicyConfiguration.KEY_RESOLVER,
 				beanFactory.getBeanClassLoader());
-		return RateLimitWebFilter.of(enforcers,
-				new WebRouteFactory(policies, gatewayPresent).create(properties.getWeb().getRoutes()), beanFactory,
-				gatewayPresent, properties.getWeb().getOrder());
+		// Without the gateway no route's policy may be keyed by a KeyResolver bean.
+		return new RateLimitWebFilter(judges,
+				new WebRouteFactory(policies, gatewayPresent).create(configured(properties)),
+				gatewayPresent ? new GatewayKeyResolverBeans(beanFactory) : null, properties.getWeb().getOrder());
+	}
+
+	private static List<WebRouteFactory.Configured> configured(RateLimitProperties properties) {
+		return properties.getWeb()
+			.getRoutes()
+			.stream()
+			.map((route) -> new WebRouteFactory.Configured(route.getId(), route.getPaths(), route.getMethods(),
+					route.getPolicy()))
+			.toList();
 	}
 
 	/**

@@ -3,7 +3,8 @@ package dev.ratelimit.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.actuator.RateLimitedRoutes;
+import dev.ratelimit.gateway.GatewayRateLimitedRoutes;
+import dev.ratelimit.web.RateLimitedRoutes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -39,7 +40,7 @@ class RateLimitedRoutesConfiguration {
 		List<FilterDefinition> defaultFilters = gatewayProperties
 			.getIfAvailable(GatewayProperties::new)
 			.getDefaultFilters();
-		return new RateLimitedRoutes(routeDefinitionLocator, defaultFilters, routeLocator.getIfAvailable(),
+		return new GatewayRateLimitedRoutes(routeDefinitionLocator, defaultFilters, routeLocator.getIfAvailable(),
 				defaultKeyResolver(requestRateLimiter.getIfAvailable(), beanFactory));
 	}
 

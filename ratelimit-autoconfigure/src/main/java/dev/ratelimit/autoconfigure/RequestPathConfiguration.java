@@ -1,14 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.gateway.CostResolver;
-import dev.ratelimit.gateway.RateLimitEnforcers;
-import dev.ratelimit.gateway.RateLimitListener;
-import dev.ratelimit.gateway.RateLimitMessages;
-import dev.ratelimit.gateway.RateLimitProblemWriter;
-import dev.ratelimit.gateway.RateLimitRejectionHandler;
-import dev.ratelimit.gateway.TierResolver;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.CostResolver;
+import dev.ratelimit.web.RateLimitListener;
+import dev.ratelimit.web.RateLimitMessages;
+import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.RateLimitRejectionHandler;
+import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.TierResolver;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,7 +19,7 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
  * What every route's request path is built from, gateway route or web route: the
- * rejection handler and the enforcers, with the application's tier and cost resolvers
+ * rejection handler and the judges, with the application's tier and cost resolvers
  * when it declares them.
  */
 @Configuration(proxyBeanMethods = false)
@@ -35,11 +35,11 @@ class RequestPathConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitEnforcers rateLimitEnforcers(LivePolicies policies, BucketStores stores,
+	RequestJudges rateLimitRequestJudges(LivePolicies policies, BucketStores stores,
 			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
 			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource) {
-		return new RateLimitEnforcers(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
+		return new RequestJudges(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
 				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
 				costResolver.getIfUnique(),
 				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));

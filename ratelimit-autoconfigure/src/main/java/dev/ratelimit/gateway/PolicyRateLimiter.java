@@ -1,22 +1,18 @@
 package dev.ratelimit.gateway;
 
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ratelimit.algorithm.MonotonicClock;
-import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.BucketDecider;
-import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.web.RequestJudge;
+import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.UnknownPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.http.HttpHeaders;
 
@@ -31,7 +27,8 @@ import org.springframework.http.HttpHeaders;
  * route using the same policy shares each key's quota, as with the {@code RateLimit}
  * filter. The response carries the rate limit headers of {@code ratelimit.headers},
  * and {@code Retry-After} when the request is rejected; {@code RequestRateLimiter}
- * answers the rejection with its own status and an empty body.
+ * answers the rejection with its own status and an empty body. The decision is the
+ * {@link RequestJudge}'s, as for the {@code RateLimit} filter.
  */
 public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 
@@ -41,20 +38,11 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 */
 	public static final String BEAN_NAME_SUFFIX = "RateLimiter";
 
-	private static final String REQUEST_RATE_LIMITER = "RequestRateLimiter";
-
-	/**
-	 * A bean reference as a route argument: {@code #{@name}} or {@code #{@'name'}}.
-	 */
-	private static final Pattern BEAN_REFERENCE = Pattern.compile("#\\{\\s*@'?([^'}]+?)'?\\s*}");
-
 	private static final Log logger = LogFactory.getLog(PolicyRateLimiter.class);
-
-	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(PolicyRateLimiter.class));
 
 	private final String policyId;
 
-	private final RateLimitEnforcers enforcers;
+	private final RequestJudges judges;
 
 	/**
 	 * Everything a decision uses, from one snapshot of the policies, replaced whole on a
@@ -65,14 +53,29 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	private volatile boolean removalLogged;
 
 	/**
-	 * @param enforcers builds the stores, plans and listeners of the policy
+	 * @param judges builds the judges of the policy
 	 * @param policies the snapshot of the policies the limiter starts with
 	 * @param policy the policy, one of {@code policies}
 	 */
-	PolicyRateLimiter(RateLimitEnforcers enforcers, RateLimitPolicies policies, RateLimitPolicy policy) {
+	private PolicyRateLimiter(RequestJudges judges, RateLimitPolicies policies, RateLimitPolicy policy) {
 		this.policyId = policy.id();
-		this.enforcers = enforcers;
-		this.snapshot = Snapshot.of(enforcers, policies, policy);
+		this.judges = judges;
+		this.snapshot = new Snapshot(judges, policies, policy);
+	}
+
+	/**
+	 * A policy as a Spring Cloud Gateway {@code RateLimiter}, for
+	 * {@code RequestRateLimiter} routes.
+	 * @param judges builds the policy's judges
+	 * @param policyId the id of a policy under {@code ratelimit.policies}
+	 * @throws InvalidRateLimitConfigurationException when there is no such policy or
+	 * its store is not available
+	 */
+	public static PolicyRateLimiter of(RequestJudges judges, String policyId) {
+		RateLimitPolicies policies = judges.policies();
+		RateLimitPolicy policy = UnknownPolicy.require(policies, policyId,
+				"rate limiter bean '" + policyId + BEAN_NAME_SUFFIX + "'");
+		return new PolicyRateLimiter(judges, policies, policy);
 	}
 
 	/**
@@ -94,7 +97,7 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 			}
 			return;
 		}
-		this.snapshot = Snapshot.of(this.enforcers, policies, policy);
+		this.snapshot = new Snapshot(this.judges, policies, policy);
 		this.removalLogged = false;
 	}
 
@@ -105,91 +108,13 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 		return this.policyId;
 	}
 
-	/**
-	 * The policy whose bean a {@code RequestRateLimiter} filter definition names in its
-	 * {@code rate-limiter} argument ({@code "#{@ordersRateLimiter}"}), or {@code null}
-	 * when it is another filter or names another rate limiter.
-	 */
-	public static String policyId(FilterDefinition definition) {
-		String beanName = rateLimiterBeanName(definition);
-		return (beanName != null && beanName.endsWith(BEAN_NAME_SUFFIX) && beanName.length() > BEAN_NAME_SUFFIX.length())
-				? beanName.substring(0, beanName.length() - BEAN_NAME_SUFFIX.length()) : null;
-	}
-
-	/**
-	 * The bean a {@code RequestRateLimiter} filter definition names in its
-	 * {@code rate-limiter} argument ({@code "#{@ordersRateLimiter}"}), or {@code null}
-	 * when it is another filter or its rate limiter is not a bean reference.
-	 */
-	public static String rateLimiterBeanName(FilterDefinition definition) {
-		if (!REQUEST_RATE_LIMITER.equals(definition.getName())) {
-			return null;
-		}
-		String rateLimiter = rateLimiterArgument(definition);
-		Matcher reference = (rateLimiter != null) ? BEAN_REFERENCE.matcher(rateLimiter.strip()) : null;
-		return (reference != null && reference.matches()) ? reference.group(1) : null;
-	}
-
-	/**
-	 * The {@code rate-limiter} argument of a filter definition, as written.
-	 */
-	static String rateLimiterArgument(FilterDefinition definition) {
-		String rateLimiter = definition.getArgs().get("rate-limiter");
-		return (rateLimiter != null) ? rateLimiter : definition.getArgs().get("rateLimiter");
-	}
-
 	@Override
 	public Mono<Response> isAllowed(String routeId, String id) {
-		Snapshot current = this.snapshot;
-		String tierName = current.tiersByApiKey().get(id);
-		TierPlan plan = (tierName != null) ? current.plansByTier().getOrDefault(tierName, current.defaultPlan())
-				: current.defaultPlan();
-		RateLimitPolicy policy = current.policy();
-		BucketDecider store = current.store();
-		BucketId bucket = new BucketId(policy.id(), plan.tier().name(), id);
-		long start = MonotonicClock.SYSTEM.nanoTime();
-		Verdict now;
-		try {
-			now = store.acquireNow(bucket, plan.tier(), policy.cost());
-		}
-		catch (RuntimeException ex) {
-			now = storeFailed(current, routeId, ex);
-		}
-		if (now != null) {
-			return Mono.just(respond(current, routeId, plan, now, start));
-		}
-		return store.acquire(bucket, plan.tier(), policy.cost())
-			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(current, routeId, null)))
-			.onErrorResume((error) -> Mono.just(storeFailed(current, routeId, error)))
-			.map((verdict) -> respond(current, routeId, plan, verdict, start));
+		return this.snapshot.judge(routeId).judge(id, PolicyRateLimiter::response);
 	}
 
-	private Response respond(Snapshot current, String routeId, TierPlan plan, Verdict verdict, long start) {
-		notifyListeners(current, routeId, plan, Outcome.of(verdict, current.policy().shadow()),
-				MonotonicClock.SYSTEM.nanoTime() - start);
-		HttpHeaders headers = new HttpHeaders();
-		if (verdict.limitCount() > 0) {
-			plan.headers().write(headers, verdict);
-		}
-		boolean reject = !verdict.allowed() && !current.policy().shadow();
-		if (reject) {
-			// A 429 may say how long to wait (RFC 6585 section 4), in delay-seconds
-			// (RFC 9110 section 10.2.3).
-			headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(verdict.retryAfterSeconds()));
-		}
-		return new Response(!reject, headers.toSingleValueMap());
-	}
-
-	private Verdict storeFailed(Snapshot current, String routeId, Throwable error) {
-		storeFailures.warn(() -> "Rate limit store '" + current.storeName() + "' failed for policy '"
-				+ this.policyId + "' on route '" + routeId + "'; letting the request through", error);
-		return Verdict.FAIL_OPEN;
-	}
-
-	private void notifyListeners(Snapshot current, String routeId, TierPlan plan, Outcome outcome,
-			long decisionNanos) {
-		current.listeners()
-			.notify(this.policyId, plan.tier().name(), routeId, current.storeName(), outcome, decisionNanos);
+	private static Response response(boolean allowed, HttpHeaders headers) {
+		return new Response(allowed, headers.toSingleValueMap());
 	}
 
 	/**
@@ -210,33 +135,48 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 	 */
 	@Override
 	public RateLimitPolicy newConfig() {
-		return this.snapshot.policy();
+		return this.snapshot.policy;
 	}
 
 	@Override
 	public String toString() {
-		return "PolicyRateLimiter[policy=" + this.policyId + ", store=" + this.snapshot.storeName() + "]";
+		return "PolicyRateLimiter[policy=" + this.policyId + ", store=" + this.snapshot.storeName + "]";
 	}
 
 	/**
-	 * What one snapshot of the policies makes of this limiter's policy.
-	 *
-	 * @param storeName the store's name, read once: listeners are told it with every
-	 * decision
+	 * What one snapshot of the policies makes of this limiter's policy: a judge per route
+	 * that asks, each told of its own decisions.
 	 */
-	private record Snapshot(RateLimitPolicy policy, BucketDecider store, String storeName,
-			Map<String, String> tiersByApiKey, Map<String, TierPlan> plansByTier, TierPlan defaultPlan,
-			DecisionListeners listeners) {
+	private static final class Snapshot {
+
+		private final RequestJudges judges;
+
+		private final RateLimitPolicies policies;
+
+		private final RateLimitPolicy policy;
+
+		private final String storeName;
+
+		private final Map<String, RequestJudge> byRouteId = new ConcurrentHashMap<>();
 
 		/**
 		 * @throws InvalidRateLimitConfigurationException when the policy's store is not
 		 * available or its headers could not describe a tier
 		 */
-		static Snapshot of(RateLimitEnforcers enforcers, RateLimitPolicies policies, RateLimitPolicy policy) {
-			Map<String, TierPlan> plans = Map.copyOf(enforcers.plans(policy));
-			BucketDecider store = enforcers.decider(policy);
-			return new Snapshot(policy, store, store.name(), policies.tiersByApiKey(), plans,
-					plans.get(policy.defaultTier().name()), enforcers.listeners());
+		Snapshot(RequestJudges judges, RateLimitPolicies policies, RateLimitPolicy policy) {
+			this.judges = judges;
+			this.policies = policies;
+			this.policy = policy;
+			// Built once here so that a policy that cannot be judged fails now, not on a
+			// request; its route judges are built from the same snapshot.
+			this.storeName = judges.forKeys(policies, policy, policy.id()).storeName();
+		}
+
+		RequestJudge judge(String routeId) {
+			RequestJudge judge = this.byRouteId.get(routeId);
+			return (judge != null) ? judge
+					: this.byRouteId.computeIfAbsent(routeId,
+							(id) -> this.judges.forKeys(this.policies, this.policy, id));
 		}
 
 	}

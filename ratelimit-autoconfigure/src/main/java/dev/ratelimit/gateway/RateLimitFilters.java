@@ -1,12 +1,11 @@
 package dev.ratelimit.gateway;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.web.UnknownPolicy;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -52,10 +51,8 @@ public final class RateLimitFilters {
 	 * its store is not available
 	 */
 	public GatewayFilter policy(String policyId) {
-		if (this.policies != null && (policyId == null || this.policies.policy(policyId) == null)) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"Java route filter RateLimitFilters.policy(...)", policyId,
-					RateLimitGatewayFilterFactory.unknownPolicyRule(this.policies))));
+		if (this.policies != null) {
+			UnknownPolicy.require(this.policies, policyId, "Java route filter RateLimitFilters.policy(...)");
 		}
 		return new PolicyFilter(policyId, this.factory);
 	}

@@ -1,5 +1,6 @@
 package dev.ratelimit.gateway;
 
+import dev.ratelimit.web.RequestJudge;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -9,27 +10,27 @@ import org.springframework.web.server.ServerWebExchange;
 import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
 
 /**
- * The RateLimit filter of one route: its {@link RateLimitEnforcer}, in the gateway's
- * filter chain.
+ * The RateLimit filter of one route: its {@link RequestJudge}, in the gateway's filter
+ * chain.
  */
 final class RateLimitGatewayFilter implements GatewayFilter {
 
-	private final RateLimitEnforcer enforcer;
+	private final RequestJudge judge;
 
-	RateLimitGatewayFilter(RateLimitEnforcer enforcer) {
-		this.enforcer = enforcer;
+	RateLimitGatewayFilter(RequestJudge judge) {
+		this.judge = judge;
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		return this.enforcer.enforce(exchange, chain, GatewayFilterChain::filter);
+		return this.judge.judge(exchange, chain, GatewayFilterChain::filter);
 	}
 
 	@Override
 	public String toString() {
-		return filterToStringCreator(this).append("policy", this.enforcer.policyId())
-			.append("store", this.enforcer.storeName())
-			.append("shadow", this.enforcer.shadow())
+		return filterToStringCreator(this).append("policy", this.judge.policyId())
+			.append("store", this.judge.storeName())
+			.append("shadow", this.judge.shadow())
 			.toString();
 	}
 

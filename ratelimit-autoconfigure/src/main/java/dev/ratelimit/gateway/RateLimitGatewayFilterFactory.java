@@ -1,23 +1,17 @@
 package dev.ratelimit.gateway;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
-import dev.ratelimit.gateway.ClientKeyResolver.KeyResolverBeans;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.web.KeyResolverBeans;
+import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.UnknownPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
-import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.support.HasRouteId;
-import org.springframework.cloud.gateway.support.NameUtils;
 
 /**
  * The {@code RateLimit} gateway filter: limits a route by a policy of
@@ -40,25 +34,18 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	 */
 	public static final String POLICY_KEY = "policy";
 
-	private final RateLimitEnforcers enforcers;
+	private final RequestJudges judges;
 
 	private final KeyResolverBeans keyResolverBeans;
 
 	/**
-	 * @param enforcers builds each route's request path
+	 * @param judges builds each route's request path
 	 * @param beanFactory where {@code "#{@beanName}"} key resolvers are looked up
 	 */
-	public RateLimitGatewayFilterFactory(RateLimitEnforcers enforcers, BeanFactory beanFactory) {
+	public RateLimitGatewayFilterFactory(RequestJudges judges, BeanFactory beanFactory) {
 		super(Config.class);
-		this.enforcers = enforcers;
-		this.keyResolverBeans = gatewayKeyResolvers(beanFactory);
-	}
-
-	/**
-	 * The gateway's {@code KeyResolver} beans, by name.
-	 */
-	static KeyResolverBeans gatewayKeyResolvers(BeanFactory beanFactory) {
-		return (beanName) -> beanFactory.getBean(beanName, KeyResolver.class)::resolve;
+		this.judges = judges;
+		this.keyResolverBeans = new GatewayKeyResolverBeans(beanFactory);
 	}
 
 	@Override
@@ -74,66 +61,11 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 	@Override
 	public GatewayFilter apply(Config config) {
 		// One snapshot for everything the route resolves: never a mix of two reloads.
-		RateLimitPolicies policies = this.enforcers.policies();
-		RateLimitPolicy policy = requirePolicy(policies, config.getPolicy(), config.getRouteId());
+		RateLimitPolicies policies = this.judges.policies();
+		RateLimitPolicy policy = UnknownPolicy.require(policies, config.getPolicy(),
+				"route '" + config.getRouteId() + "' filter " + NAME + " argument " + POLICY_KEY);
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
-		return new RateLimitGatewayFilter(this.enforcers.enforcer(policies, policy, routeId, this.keyResolverBeans));
-	}
-
-	/**
-	 * A policy as a Spring Cloud Gateway {@code RateLimiter}, for
-	 * {@code RequestRateLimiter} routes.
-	 * @param policyId the id of a policy under {@code ratelimit.policies}
-	 * @throws InvalidRateLimitConfigurationException when there is no such policy or
-	 * its store is not available
-	 */
-	public PolicyRateLimiter rateLimiter(String policyId) {
-		RateLimitPolicies policies = this.enforcers.policies();
-		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
-		if (policy == null) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"rate limiter bean '" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX + "'", policyId,
-					unknownPolicyRule(policies))));
-		}
-		// Built here, not by the enforcers, which must load without the gateway's classes.
-		return new PolicyRateLimiter(this.enforcers, policies, policy);
-	}
-
-	/**
-	 * The policy a route names.
-	 * @throws InvalidRateLimitConfigurationException when there is no such policy
-	 */
-	static RateLimitPolicy requirePolicy(RateLimitPolicies policies, String policyId, String routeId) {
-		RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
-		if (policy == null) {
-			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
-					"route '" + routeId + "' filter " + NAME + " argument " + POLICY_KEY, policyId,
-					unknownPolicyRule(policies))));
-		}
-		return policy;
-	}
-
-	static String unknownPolicyRule(RateLimitPolicies policies) {
-		return unknownPolicyRule(policies.byId().keySet());
-	}
-
-	static String unknownPolicyRule(Set<String> policyIds) {
-		return "must name a policy defined under ratelimit.policies (defined: "
-				+ (policyIds.isEmpty() ? "none" : new TreeSet<>(policyIds)) + ")";
-	}
-
-	/**
-	 * The policy id a gateway filter definition names, or {@code null} when it is not a
-	 * {@code RateLimit} filter or names no policy. Accepts the shortcut
-	 * ({@code RateLimit=orders}) and the long form ({@code args: { policy: orders }}).
-	 */
-	public static String policyId(FilterDefinition definition) {
-		if (!NAME.equals(definition.getName())) {
-			return null;
-		}
-		Map<String, String> args = definition.getArgs();
-		String policy = args.get(POLICY_KEY);
-		return (policy != null) ? policy : args.get(NameUtils.generateName(0));
+		return new RateLimitGatewayFilter(this.judges.forRoute(policies, policy, routeId, this.keyResolverBeans));
 	}
 
 	/**

@@ -9,6 +9,7 @@ import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.UnknownPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -110,12 +111,12 @@ public class RateLimitRouteValidator implements InitializingBean {
 			Set<String> rateLimiterBeanNames, List<ConfigurationProblem> problems) {
 		checkRateLimitFilters(policyIds, path, filters, problems);
 		for (int i = 0; i < filters.size(); i++) {
-			String beanName = PolicyRateLimiter.rateLimiterBeanName(filters.get(i));
+			String beanName = FilterDefinitions.rateLimiterBeanName(filters.get(i));
 			if (beanName != null && !rateLimiterBeanNames.contains(beanName)) {
 				TreeSet<String> defined = new TreeSet<>();
 				policyIds.forEach((id) -> defined.add(id + PolicyRateLimiter.BEAN_NAME_SUFFIX));
 				problems.add(new ConfigurationProblem(path + "[" + i + "]",
-						filters.get(i).getName() + " rate-limiter=" + PolicyRateLimiter.rateLimiterArgument(filters.get(i)),
+						filters.get(i).getName() + " rate-limiter=" + FilterDefinitions.rateLimiterArgument(filters.get(i)),
 						"must name a RateLimiter bean: no bean is named '" + beanName + "' (the policies' beans: "
 								+ defined + ")"));
 			}
@@ -146,7 +147,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 	private static void checkRateLimiters(RateLimitPolicies inForce, RateLimitPolicies next, String path,
 			List<FilterDefinition> filters, List<ConfigurationProblem> problems) {
 		for (int i = 0; i < filters.size(); i++) {
-			String policyId = PolicyRateLimiter.policyId(filters.get(i));
+			String policyId = FilterDefinitions.rateLimiterPolicy(filters.get(i));
 			if (policyId != null && inForce.policy(policyId) != null && next.policy(policyId) == null) {
 				problems.add(new ConfigurationProblem(path + "[" + i + "]",
 						filters.get(i).getName() + " rate-limiter=#{@" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX
@@ -165,10 +166,9 @@ public class RateLimitRouteValidator implements InitializingBean {
 			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {
 				continue;
 			}
-			String policyId = RateLimitGatewayFilterFactory.policyId(filter);
+			String policyId = FilterDefinitions.rateLimitPolicy(filter);
 			if (policyId == null || !policyIds.contains(policyId)) {
-				problems.add(new ConfigurationProblem(path + "[" + i + "]", display(filter, policyId),
-						RateLimitGatewayFilterFactory.unknownPolicyRule(policyIds)));
+				problems.add(UnknownPolicy.problem(path + "[" + i + "]", display(filter, policyId), policyIds));
 			}
 		}
 	}

@@ -4,9 +4,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitListener;
-import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener;
+import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,5 +1,6 @@
 package dev.ratelimit.policy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -48,6 +49,83 @@ public final class TrustedProxies {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * The client a trusted proxy's forwarding header names: the header is read from the
+	 * right, the end each proxy appends to, skipping trusted proxies, and the right-most
+	 * address that is not one is the client. Everything to its left was written by the
+	 * client or proxies nobody vouches for, and is never read, so a forged header changes
+	 * nothing. An entry that is not an IP address (RFC 7239's {@code unknown}, an
+	 * obfuscated identifier, which a proxy may make up anew for each request, or garbage)
+	 * ends the walk: the client is the trusted proxy that wrote it. So is a
+	 * {@code Forwarded} header that does not parse. The headers' syntax is
+	 * {@link ForwardedSyntax}'s.
+	 * @param proxy the trusted proxy the request came from, as {@link #contains} takes it
+	 * @param values the lines of its {@link #header()}
+	 * @return the client's address, or {@code proxy} itself
+	 */
+	public byte[] forwardedClient(byte[] proxy, List<String> values) {
+		return (this.header == ForwardedHeader.FORWARDED) ? fromForwarded(values, proxy)
+				: fromXForwardedFor(values, proxy);
+	}
+
+	/**
+	 * Walks {@code X-Forwarded-For: <client>, <proxy1>, <proxy2>} from the right; the
+	 * header may come as several lines, which read as one list (RFC 9110 section 5.3).
+	 */
+	private byte[] fromXForwardedFor(List<String> values, byte[] proxy) {
+		byte[] nearest = proxy;
+		for (int line = values.size() - 1; line >= 0; line--) {
+			String value = values.get(line);
+			int end = value.length();
+			while (true) {
+				int comma = (end > 0) ? value.lastIndexOf(',', end - 1) : -1;
+				int start = ForwardedSyntax.skipWhitespace(value, comma + 1, end);
+				int stop = ForwardedSyntax.trimWhitespace(value, start, end);
+				if (start < stop) {
+					byte[] hop = ForwardedSyntax.node(value, start, stop);
+					if (hop == null) {
+						return nearest;
+					}
+					if (!contains(hop)) {
+						return hop;
+					}
+					nearest = hop;
+				}
+				if (comma < 0) {
+					break;
+				}
+				end = comma;
+			}
+		}
+		return nearest;
+	}
+
+	/**
+	 * Walks the {@code for} parameters of {@code Forwarded} (RFC 7239 section 4) from
+	 * the right.
+	 */
+	private byte[] fromForwarded(List<String> values, byte[] proxy) {
+		List<@Nullable String> hops = new ArrayList<>();
+		for (String value : values) {
+			if (!ForwardedSyntax.forNodes(value, hops)) {
+				return proxy;
+			}
+		}
+		byte[] nearest = proxy;
+		for (int i = hops.size() - 1; i >= 0; i--) {
+			String node = hops.get(i);
+			byte[] hop = (node != null) ? ForwardedSyntax.node(node, 0, node.length()) : null;
+			if (hop == null) {
+				return nearest;
+			}
+			if (!contains(hop)) {
+				return hop;
+			}
+			nearest = hop;
+		}
+		return nearest;
 	}
 
 	/**

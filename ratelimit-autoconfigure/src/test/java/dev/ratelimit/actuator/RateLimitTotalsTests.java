@@ -1,9 +1,9 @@
 package dev.ratelimit.actuator;
 
 import dev.ratelimit.actuator.RateLimitTotals.Totals;
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import dev.ratelimit.testsupport.Concurrently;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,12 +12,14 @@ import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.RouteDescriptor;
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitWebFilter;
+import dev.ratelimit.gateway.GatewayRateLimitedRoutes;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.RateLimitedRoutes;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -110,7 +112,7 @@ class RateLimitsEndpointTests {
 		longFilter.setArgs(Map.of("policy", "orders"));
 		longForm.getFilters().add(longFilter);
 		RouteDefinition unlimited = route("unlimited", "AddRequestHeader=X-Test, 1");
-		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
+		RateLimitedRoutes routes = new GatewayRateLimitedRoutes(() -> Flux.just(ordersRoute, longForm, unlimited),
 				List.of(new FilterDefinition("RateLimit=search")), null, null);
 		RateLimitsEndpoint withRoutes = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes);
@@ -128,7 +130,7 @@ class RateLimitsEndpointTests {
 		RouteDefinition byDefault = route("legacy", "RequestRateLimiter");
 		byDefault.getFilters().get(0).setArgs(Map.of("rateLimiter", "#{@ordersRateLimiter}"));
 		RouteDefinition limited = route("search", "RateLimit=search");
-		RateLimitedRoutes routes = new RateLimitedRoutes(() -> Flux.just(named, byDefault, limited), List.of(), null,
+		RateLimitedRoutes routes = new GatewayRateLimitedRoutes(() -> Flux.just(named, byDefault, limited), List.of(), null,
 				"#{@principalNameKeyResolver}");
 		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(TestPolicies.policies(), inspecting(this.store),
 				this.totals, new KeyMasker(ShowKeys.NEVER, 4), routes)

@@ -6,11 +6,11 @@ import java.util.Map;
 import dev.ratelimit.actuator.ShowKeys;
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.ConfigName;
-import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.redis.FailureMode;
+import dev.ratelimit.web.HeaderStyle;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Binder;

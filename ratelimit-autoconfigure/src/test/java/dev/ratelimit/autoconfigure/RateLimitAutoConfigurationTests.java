@@ -9,12 +9,8 @@ import java.util.stream.Stream;
 
 import dev.ratelimit.actuator.DecideOnlyStore;
 import dev.ratelimit.algorithm.MonotonicClock;
-import dev.ratelimit.gateway.HeaderStyle;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
-import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
-import dev.ratelimit.gateway.RateLimitMessages;
-import dev.ratelimit.gateway.RateLimitProblemWriter;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -23,6 +19,10 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.RateLimitMessages;
+import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -77,7 +77,7 @@ class RateLimitAutoConfigurationTests {
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of(), Map.of());
 		CaffeineBucketStore store = new CaffeineBucketStore(clock, 10);
 		BucketStores stores = new BucketStores(List.of(store), List.of(store));
-		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies,
+		RateLimitGatewayFilterFactory factory = new RateLimitGatewayFilterFactory(new RequestJudges(policies,
 				stores, List.of(), HeaderStyle.NONE, "X-API-Key",
 				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
 						URI.create("https://example.com/problems/rate-limited")),

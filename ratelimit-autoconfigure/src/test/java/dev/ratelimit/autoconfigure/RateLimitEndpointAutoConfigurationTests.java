@@ -3,15 +3,15 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.actuator.InMemoryBucketStore;
 import dev.ratelimit.actuator.KeyMasker;
 import dev.ratelimit.actuator.RateLimitTotals;
-import dev.ratelimit.actuator.RateLimitedRoutes;
 import dev.ratelimit.actuator.RateLimitsEndpoint;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.actuator.ShowKeys;
 import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.web.RateLimitedRoutes;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 

@@ -4,15 +4,15 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.actuator.TestPolicies;
-import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

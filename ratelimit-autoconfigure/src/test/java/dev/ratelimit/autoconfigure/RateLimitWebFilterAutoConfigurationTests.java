@@ -1,15 +1,15 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.gateway.RateLimitEnforcers;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
-import dev.ratelimit.gateway.RateLimitProblemWriter;
-import dev.ratelimit.gateway.RateLimitRejectionHandler;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
-import dev.ratelimit.gateway.RateLimitWebFilter;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.RateLimitRejectionHandler;
+import dev.ratelimit.web.RateLimitWebFilter;
+import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -48,7 +48,7 @@ class RateLimitWebFilterAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(RateLimitPolicies.class).policy("orders")).isNotNull();
 			assertThat(context).hasSingleBean(CaffeineBucketStore.class);
-			assertThat(context).hasSingleBean(RateLimitEnforcers.class);
+			assertThat(context).hasSingleBean(RequestJudges.class);
 			assertThat(context).getBean(RateLimitRejectionHandler.class).isInstanceOf(RateLimitProblemWriter.class);
 			assertThat(context).hasSingleBean(RateLimitWebFilter.class);
 			assertThat(context).doesNotHaveBean(RateLimitGatewayFilterFactory.class);

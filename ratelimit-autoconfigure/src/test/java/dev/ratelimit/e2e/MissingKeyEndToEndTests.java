@@ -3,7 +3,7 @@ package dev.ratelimit.e2e;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.web.Outcome;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

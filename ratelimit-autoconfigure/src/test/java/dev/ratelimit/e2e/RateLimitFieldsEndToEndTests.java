@@ -7,11 +7,11 @@ import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.ratelimit.algorithm.ManualClock;
-import dev.ratelimit.gateway.Draft11Fields;
-import dev.ratelimit.gateway.Draft11Fields.Policy;
-import dev.ratelimit.gateway.Draft11Fields.ServiceLimit;
-import dev.ratelimit.gateway.StructuredFieldParser;
-import dev.ratelimit.gateway.StructuredFieldParser.Member;
+import dev.ratelimit.web.Draft11Fields;
+import dev.ratelimit.web.Draft11Fields.Policy;
+import dev.ratelimit.web.Draft11Fields.ServiceLimit;
+import dev.ratelimit.web.StructuredFieldParser;
+import dev.ratelimit.web.StructuredFieldParser.Member;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

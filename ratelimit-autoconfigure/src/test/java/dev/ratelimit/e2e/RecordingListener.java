@@ -3,8 +3,8 @@ package dev.ratelimit.e2e;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitListener;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener;
 
 /**
  * Remembers every decision the filter reports.

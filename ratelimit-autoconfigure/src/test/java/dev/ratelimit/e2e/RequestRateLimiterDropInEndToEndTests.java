@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ratelimit.algorithm.ManualClock;
-import dev.ratelimit.gateway.Outcome;
+import dev.ratelimit.web.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

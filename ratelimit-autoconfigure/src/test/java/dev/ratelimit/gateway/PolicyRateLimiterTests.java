@@ -18,6 +18,12 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener;
+import dev.ratelimit.web.RateLimitMessages;
+import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -94,21 +100,21 @@ class PolicyRateLimiterTests {
 	@Test
 	void anUnknownPolicyIsAConfigurationError() {
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
-			.isThrownBy(() -> factory(false, HeaderStyle.DRAFT_06, caffeine()).rateLimiter("oders"))
+			.isThrownBy(() -> PolicyRateLimiter.of(judges(false, HeaderStyle.DRAFT_06, caffeine()), "oders"))
 			.withMessageContaining("rate limiter bean 'odersRateLimiter'")
 			.withMessageContaining("(defined: [orders])");
 	}
 
 	@Test
 	void aRequestRateLimiterDefinitionNamesThePolicyOfItsRateLimiterBean() {
-		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@ordersRateLimiter}"))).isEqualTo("orders");
-		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@'public-apiRateLimiter'}")))
+		assertThat(FilterDefinitions.rateLimiterPolicy(requestRateLimiter("#{@ordersRateLimiter}"))).isEqualTo("orders");
+		assertThat(FilterDefinitions.rateLimiterPolicy(requestRateLimiter("#{@'public-apiRateLimiter'}")))
 			.isEqualTo("public-api");
-		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@redisRateLimiter}"))).isEqualTo("redis");
-		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@myLimiter}"))).isNull();
-		assertThat(PolicyRateLimiter.policyId(requestRateLimiter("#{@RateLimiter}"))).isNull();
-		assertThat(PolicyRateLimiter.policyId(new FilterDefinition("RequestRateLimiter"))).isNull();
-		assertThat(PolicyRateLimiter.policyId(new FilterDefinition("RateLimit=orders"))).isNull();
+		assertThat(FilterDefinitions.rateLimiterPolicy(requestRateLimiter("#{@redisRateLimiter}"))).isEqualTo("redis");
+		assertThat(FilterDefinitions.rateLimiterPolicy(requestRateLimiter("#{@myLimiter}"))).isNull();
+		assertThat(FilterDefinitions.rateLimiterPolicy(requestRateLimiter("#{@RateLimiter}"))).isNull();
+		assertThat(FilterDefinitions.rateLimiterPolicy(new FilterDefinition("RequestRateLimiter"))).isNull();
+		assertThat(FilterDefinitions.rateLimiterPolicy(new FilterDefinition("RateLimit=orders"))).isNull();
 	}
 
 	@Test
@@ -149,7 +155,7 @@ class PolicyRateLimiterTests {
 	}
 
 	private PolicyRateLimiter limiter(boolean shadow, HeaderStyle style, BucketStore store) {
-		return factory(shadow, style, store).rateLimiter("orders");
+		return PolicyRateLimiter.of(judges(shadow, style, store), "orders");
 	}
 
 	private static RateLimitPolicy orders(Tier anonymous) {
@@ -157,16 +163,16 @@ class PolicyRateLimiterTests {
 				Map.of("anonymous", anonymous, "pro", PRO), anonymous);
 	}
 
-	private RateLimitGatewayFilterFactory factory(boolean shadow, HeaderStyle style, BucketStore store) {
+	private RequestJudges judges(boolean shadow, HeaderStyle style, BucketStore store) {
 		RateLimitPolicy orders = new RateLimitPolicy("orders", new KeySource.ApiKey(), shadow, 1, StoreType.CAFFEINE,
 				Map.of("anonymous", ANONYMOUS, "pro", PRO), ANONYMOUS);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", orders), Map.of("pro-key", "pro"));
 		RateLimitListener listener = (policy, tier, routeId, storeName, outcome, nanos) -> this.outcomes.add(outcome);
-		return new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies,
+		return new RequestJudges(policies,
 				new BucketStores(List.of(store), List.of(store)), List.of(listener), style, "X-API-Key",
 				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
 						URI.create("https://example.com/problems/rate-limited")),
-				null, null, RateLimitMessages.DEFAULTS), null);
+				null, null, RateLimitMessages.DEFAULTS);
 	}
 
 }

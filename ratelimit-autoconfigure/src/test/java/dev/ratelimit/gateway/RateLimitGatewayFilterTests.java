@@ -21,6 +21,13 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener;
+import dev.ratelimit.web.RateLimitMessages;
+import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.ScriptedStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -66,7 +73,7 @@ class RateLimitGatewayFilterTests {
 				Map.of("anonymous", TIER, "pro", pro), TIER);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy),
 				Map.of("pro-key", "pro", "gold-key", "gold"));
-		GatewayFilter filter = new RateLimitGatewayFilterFactory(new RateLimitEnforcers(policies, new BucketStores(List.of(this.store), List.of()),
+		GatewayFilter filter = new RateLimitGatewayFilterFactory(new RequestJudges(policies, new BucketStores(List.of(this.store), List.of()),
 				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS), this.beans)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
 		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
@@ -232,13 +239,13 @@ class RateLimitGatewayFilterTests {
 
 	@Test
 	void policyIdReadsBothFormsAndIgnoresOtherFilters() {
-		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("RateLimit=orders"))).isEqualTo("orders");
+		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("RateLimit=orders"))).isEqualTo("orders");
 		FilterDefinition longForm = new FilterDefinition();
 		longForm.setName("RateLimit");
 		longForm.addArg("policy", "search");
-		assertThat(RateLimitGatewayFilterFactory.policyId(longForm)).isEqualTo("search");
-		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("RateLimit"))).isNull();
-		assertThat(RateLimitGatewayFilterFactory.policyId(new FilterDefinition("StripPrefix=1"))).isNull();
+		assertThat(FilterDefinitions.rateLimitPolicy(longForm)).isEqualTo("search");
+		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("RateLimit"))).isNull();
+		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("StripPrefix=1"))).isNull();
 	}
 
 	private void assertAllowedWithHeaders(MockServerWebExchange exchange) {
@@ -275,7 +282,7 @@ class RateLimitGatewayFilterTests {
 			StoreType store, HeaderStyle style) {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
 		return new RateLimitGatewayFilterFactory(
-				new RateLimitEnforcers(new RateLimitPolicies(Map.of("p", policy), Map.of()),
+				new RequestJudges(new RateLimitPolicies(Map.of("p", policy), Map.of()),
 						new BucketStores(List.of(this.store), List.of()), listeners, style, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS),
 				this.beans);
 	}

@@ -2,9 +2,9 @@ package dev.ratelimit.metrics;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.ratelimit.gateway.Outcome;
-import dev.ratelimit.gateway.RateLimitListener.RouteTierListener;
 import dev.ratelimit.testsupport.Concurrently;
+import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

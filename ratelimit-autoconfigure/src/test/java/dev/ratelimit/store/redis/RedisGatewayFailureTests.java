@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import dev.ratelimit.e2e.RecordingListener;
 import dev.ratelimit.e2e.Upstream;
-import dev.ratelimit.gateway.Outcome;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.web.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

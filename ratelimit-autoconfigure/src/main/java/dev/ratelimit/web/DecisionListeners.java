@@ -1,0 +1,68 @@
+package dev.ratelimit.web;
+
+import java.util.List;
+
+import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.web.RateLimitListener.RouteTierListener;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The {@link RateLimitListener}s told of every decision, by the filters and by the
+ * policies' {@code RateLimiter} beans alike, through each route's {@link RequestJudge}. A listener that fails is logged (at most
+ * once per interval) and never keeps the others, or the request, from going on.
+ */
+final class DecisionListeners {
+
+	private static final ThrottledLog failures = new ThrottledLog(LogFactory.getLog(DecisionListeners.class));
+
+	private final RateLimitListener[] listeners;
+
+	DecisionListeners(List<RateLimitListener> listeners) {
+		this.listeners = listeners.toArray(new RateLimitListener[0]);
+	}
+
+	/**
+	 * The listeners of one route's decisions under one tier, each bound once here
+	 * ({@link RateLimitListener#forRouteTier}) rather than finding its meters per
+	 * request.
+	 */
+	Bound forRouteTier(String policyId, String tier, String routeId, String store) {
+		RouteTierListener[] bound = new RouteTierListener[this.listeners.length];
+		for (int i = 0; i < bound.length; i++) {
+			bound[i] = this.listeners[i].forRouteTier(policyId, tier, routeId, store);
+		}
+		return new Bound(this.listeners, bound);
+	}
+
+	private static void failed(RateLimitListener listener, RuntimeException ex) {
+		failures.warn(() -> "Rate limit listener " + listener + " failed", ex);
+	}
+
+	/**
+	 * The listeners of one route under one tier.
+	 */
+	static final class Bound {
+
+		private final RateLimitListener[] listeners;
+
+		private final RouteTierListener[] bound;
+
+		private Bound(RateLimitListener[] listeners, RouteTierListener[] bound) {
+			this.listeners = listeners;
+			this.bound = bound;
+		}
+
+		void notify(Outcome outcome, long decisionNanos) {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onDecision(outcome, decisionNanos);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
+	}
+
+}

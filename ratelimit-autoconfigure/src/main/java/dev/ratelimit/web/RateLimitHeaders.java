@@ -1,0 +1,143 @@
+package dev.ratelimit.web;
+
+import java.util.List;
+import java.util.function.Function;
+
+import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Verdict;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * Writes the rate limit headers of one tier in one {@link HeaderStyle}. Everything that
+ * does not depend on the request is computed when the route is built.
+ */
+@FunctionalInterface
+interface RateLimitHeaders {
+
+	String DRAFT_06_LIMIT = "RateLimit-Limit";
+
+	String DRAFT_06_REMAINING = "RateLimit-Remaining";
+
+	String DRAFT_06_RESET = "RateLimit-Reset";
+
+	/**
+	 * The quota policies, in draft-06 (section 3.2) and draft-11 (section 3) alike.
+	 */
+	String POLICY = "RateLimit-Policy";
+
+	String DRAFT_11_RATE_LIMIT = "RateLimit";
+
+	String X_LIMIT = "X-RateLimit-Limit";
+
+	String X_REMAINING = "X-RateLimit-Remaining";
+
+	String X_RESET = "X-RateLimit-Reset";
+
+	/**
+	 * Write the headers describing a verdict that consulted every limit of the tier.
+	 */
+	void write(HttpHeaders headers, Verdict verdict);
+
+	static RateLimitHeaders of(HeaderStyle style, List<LimitDescription> limits) {
+		switch (style) {
+			case DRAFT_06:
+				return draft06(limits);
+			case DRAFT_11:
+				return draft11(limits);
+			case X_RATELIMIT:
+				return xRateLimit(limits);
+			case NONE:
+				return (headers, verdict) -> {
+				};
+			default:
+				throw new IllegalArgumentException("unhandled header style " + style);
+		}
+	}
+
+	/**
+	 * The three fields describe one limit: the one with the least remaining, as
+	 * draft-06 section 4 requires ({@link Verdict#reported()}).
+	 */
+	private static RateLimitHeaders draft06(List<LimitDescription> limits) {
+		String policy = joined(limits, LimitDescription::draft06Policy);
+		String[] quotas = quotas(limits);
+		return (headers, verdict) -> {
+			Decision reported = verdict.reported();
+			headers.set(DRAFT_06_LIMIT, quotas[verdict.reportedIndex()]);
+			headers.set(DRAFT_06_REMAINING, HeaderNumbers.of(reported.remaining()));
+			headers.set(DRAFT_06_RESET, HeaderNumbers.of(reported.resetSeconds()));
+			headers.set(POLICY, policy);
+		};
+	}
+
+	/**
+	 * {@code RateLimit} is a List of one item per limit (draft-11 section 4), each
+	 * policy of {@code RateLimit-Policy} described; the reported limit first, so that a
+	 * client reading only the first item reads the tightest.
+	 */
+	private static RateLimitHeaders draft11(List<LimitDescription> limits) {
+		String policy = joined(limits, LimitDescription::draft11Policy);
+		String[] prefixes = new String[limits.size()];
+		for (int i = 0; i < prefixes.length; i++) {
+			prefixes[i] = limits.get(i).quotedName() + ";r=";
+		}
+		return (headers, verdict) -> {
+			headers.set(POLICY, policy);
+			headers.set(DRAFT_11_RATE_LIMIT, serviceLimits(prefixes, verdict));
+		};
+	}
+
+	/**
+	 * The service limit items, {@code "<name>";r=<remaining>;t=<reset seconds>}
+	 * (draft-11 section 4.1).
+	 */
+	private static String serviceLimits(String[] prefixes, Verdict verdict) {
+		if (prefixes.length == 1) {
+			return serviceLimit(new StringBuilder(prefixes[0].length() + 24), prefixes[0], verdict.decision(0))
+				.toString();
+		}
+		StringBuilder items = new StringBuilder(prefixes.length * 40);
+		for (int index : verdict.reportOrder()) {
+			if (items.length() > 0) {
+				items.append(", ");
+			}
+			serviceLimit(items, prefixes[index], verdict.decision(index));
+		}
+		return items.toString();
+	}
+
+	private static StringBuilder serviceLimit(StringBuilder items, String prefix, Decision decision) {
+		return items.append(prefix).append(decision.remaining()).append(";t=").append(decision.resetSeconds());
+	}
+
+	private static RateLimitHeaders xRateLimit(List<LimitDescription> limits) {
+		String[] quotas = quotas(limits);
+		return (headers, verdict) -> {
+			Decision reported = verdict.reported();
+			headers.set(X_LIMIT, quotas[verdict.reportedIndex()]);
+			headers.set(X_REMAINING, HeaderNumbers.of(reported.remaining()));
+			headers.set(X_RESET, HeaderNumbers.of(reported.resetSeconds()));
+		};
+	}
+
+	private static String[] quotas(List<LimitDescription> limits) {
+		String[] quotas = new String[limits.size()];
+		for (int i = 0; i < quotas.length; i++) {
+			quotas[i] = limits.get(i).quota();
+		}
+		return quotas;
+	}
+
+	private static String joined(List<LimitDescription> limits, Function<LimitDescription, String> item) {
+		StringBuilder joined = new StringBuilder();
+		for (LimitDescription limit : limits) {
+			if (joined.length() > 0) {
+				joined.append(", ");
+			}
+			joined.append(item.apply(limit));
+		}
+		return joined.toString();
+	}
+
+}

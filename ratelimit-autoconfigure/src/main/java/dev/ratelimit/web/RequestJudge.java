@@ -1,0 +1,386 @@
+package dev.ratelimit.web;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.store.BucketDecider;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.web.RateLimitRejection.Reason;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * The request path: judges the requests of one route under one policy, for every entry
+ * point (the gateway's {@code RateLimit} filter, a policy's {@code RateLimiter} bean,
+ * the plain WebFlux filter). It reads top to bottom: the request's tier, cost and key,
+ * the store's decision, then what is done with it: listeners told, rate limit headers
+ * and {@code Retry-After} written, and the request forwarded or rejected.
+ * <p>
+ * Each step's answer is either known at once (read from the request, decided in this
+ * node's memory) and the next step is called directly, or awaited, and the same next
+ * step is called from the {@code Mono}: one flow, without a reactive operator when
+ * nothing has to be waited for. Everything that does not depend on the request was
+ * resolved when the route was built.
+ */
+public final class RequestJudge {
+
+	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
+
+	private static final ThrottledLog lookupFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
+
+	/**
+	 * Stand for an awaited key that is missing or whose lookup failed; recognised by
+	 * identity, never a request's key.
+	 */
+	private static final String NO_KEY = new String("no key");
+
+	private static final String KEY_LOOKUP_FAILED = new String("key lookup failed");
+
+	private final RouteSettings route;
+
+	private final BucketDecider store;
+
+	/**
+	 * The store's name, read once: listeners are told it with every decision.
+	 */
+	private final String storeName;
+
+	private final Map<String, String> tiersByApiKey;
+
+	private final Map<String, TierOnRoute> tiersByName;
+
+	private final TierOnRoute defaultTier;
+
+	/**
+	 * How the route reads a request; {@code null} for a judge that is only given keys, a
+	 * {@code RateLimiter} bean's.
+	 */
+	private final @Nullable Lookups lookups;
+
+	private final RateLimitRejectionHandler rejectionHandler;
+
+	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
+			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
+			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler) {
+		this.route = route;
+		this.store = store;
+		this.storeName = store.name();
+		this.tiersByApiKey = tiersByApiKey;
+		this.tiersByName = new HashMap<>();
+		tiers.forEach((name, tier) -> this.tiersByName.put(name, new TierOnRoute(tier,
+				listeners.forRouteTier(route.policyId(), name, route.routeId(), this.storeName))));
+		this.defaultTier = this.tiersByName.get(defaultTier.tier().name());
+		this.lookups = lookups;
+		this.rejectionHandler = rejectionHandler;
+	}
+
+	/**
+	 * Judge a request in a filter chain: the request's tier first.
+	 * @param exchange the request
+	 * @param chain the rest of the request's filter chain
+	 * @param next how the chain goes on with the request, when it is let through
+	 * @return completes when the request has been answered or passed on
+	 * @throws IllegalStateException when this judge is a {@code RateLimiter} bean's
+	 */
+	public <C> Mono<Void> judge(ServerWebExchange exchange, C chain, Next<C> next) {
+		if (this.lookups == null) {
+			throw new IllegalStateException("A RateLimiter bean's judge is given keys, not requests");
+		}
+		long start = MonotonicClock.SYSTEM.nanoTime();
+		// Without configured API keys no header can name one: not read at all.
+		String apiKey = this.tiersByApiKey.isEmpty() ? null
+				: exchange.getRequest().getHeaders().getFirst(this.route.apiKeyHeader());
+		String apiKeyTier = (apiKey != null) ? this.tiersByApiKey.get(apiKey) : null;
+		String knownApiKey = (apiKeyTier != null) ? apiKey : null;
+		if (this.lookups.tiers() instanceof TierLookup.InRequest tiers) {
+			return withTier(exchange, chain, next, tier(tiers.read(exchange, apiKeyTier)), knownApiKey, start);
+		}
+		return ((TierLookup.Awaited) this.lookups.tiers()).resolve(exchange, apiKeyTier)
+			.onErrorResume(this::tierLookupFailed)
+			.map(this::tier)
+			.defaultIfEmpty(this.defaultTier)
+			.flatMap((tier) -> withTier(exchange, chain, next, tier, knownApiKey, start));
+	}
+
+	/**
+	 * Then its cost.
+	 */
+	private <C> Mono<Void> withTier(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
+			@Nullable String knownApiKey, long start) {
+		CostLookup costs = this.lookups.costs();
+		if (costs instanceof CostLookup.InRequest inRequest) {
+			return withCost(exchange, chain, next, tier, inRequest.read(exchange), knownApiKey, start);
+		}
+		return ((CostLookup.Awaited) costs).resolve(exchange)
+			.flatMap((cost) -> withCost(exchange, chain, next, tier, cost, knownApiKey, start));
+	}
+
+	/**
+	 * Then, for a cost the tier could admit, its key.
+	 */
+	private <C> Mono<Void> withCost(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
+			long cost, @Nullable String knownApiKey, long start) {
+		if (!tier.plan().admits(cost)) {
+			return rejectInvalidCost(exchange, tier, cost);
+		}
+		KeyLookup keys = this.lookups.keys();
+		if (keys instanceof KeyLookup.InRequest inRequest) {
+			return withKey(exchange, chain, next, tier, cost, inRequest.read(exchange, knownApiKey), start);
+		}
+		return ((KeyLookup.Awaited) keys).resolve(exchange, knownApiKey)
+			.defaultIfEmpty(NO_KEY)
+			.onErrorResume(this::keyLookupFailed)
+			.flatMap((key) -> (key != KEY_LOOKUP_FAILED)
+					? withKey(exchange, chain, next, tier, cost, (key != NO_KEY) ? key : null, start)
+					: decided(exchange, chain, next, tier, Verdict.FAIL_OPEN, start));
+	}
+
+	/**
+	 * Then, for a request with a key, the store's decision.
+	 */
+	private <C> Mono<Void> withKey(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier, long cost,
+			@Nullable String key, long start) {
+		if (key == null) {
+			return rejectMissingKey(exchange, tier);
+		}
+		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
+		Verdict now = decideNow(bucket, tier, cost);
+		if (now != null) {
+			return decided(exchange, chain, next, tier, now, start);
+		}
+		return decideLater(bucket, tier, cost).flatMap((verdict) -> decided(exchange, chain, next, tier, verdict, start));
+	}
+
+	/**
+	 * Then what the decision says: the request goes on, or is rejected.
+	 */
+	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
+			Verdict verdict, long start) {
+		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
+			return forward(exchange, chain, next);
+		}
+		return reject(exchange, verdict.fallback() ? Reason.STORE_FAILED : Reason.LIMIT_EXCEEDED,
+				HttpStatus.TOO_MANY_REQUESTS, tier.plan().detail(verdict), verdict.retryAfterSeconds(),
+				tier.plan().violatedPolicies(verdict), tier);
+	}
+
+	/**
+	 * The one place an admitted request leaves the judge for the rest of the chain (shadow
+	 * rejections and a store failing open included): holding a request before it is
+	 * forwarded (shaping) and settling its decision once the response is known (costs the
+	 * upstream reports, counted failures, in-flight limits) wrap this call.
+	 */
+	private <C> Mono<Void> forward(ServerWebExchange exchange, C chain, Next<C> next) {
+		return next.proceed(chain, exchange);
+	}
+
+	/**
+	 * Judge a request known only by its key, for a {@code RateLimiter} bean, which sees
+	 * no request: the key's tier when it is a configured API key, else the default tier;
+	 * the policy's cost; then the store's decision, concluded as for any request.
+	 * @param key the bucket's key
+	 * @param answer makes the bean's response of the judgement
+	 * @return the response, with the rate limit headers and, when rejected,
+	 * {@code Retry-After}
+	 */
+	public <R> Mono<R> judge(String key, Answer<R> answer) {
+		long start = MonotonicClock.SYSTEM.nanoTime();
+		TierOnRoute tier = tier(this.tiersByApiKey.get(key));
+		long cost = this.route.cost();
+		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
+		Verdict now = decideNow(bucket, tier, cost);
+		if (now != null) {
+			return Mono.just(answer(tier, now, start, answer));
+		}
+		return decideLater(bucket, tier, cost).map((verdict) -> answer(tier, verdict, start, answer));
+	}
+
+	private <R> R answer(TierOnRoute tier, Verdict verdict, long start, Answer<R> answer) {
+		HttpHeaders headers = new HttpHeaders();
+		boolean rejected = conclude(tier, verdict, start, headers);
+		return answer.of(!rejected, headers);
+	}
+
+	/**
+	 * The store's decision when it is known at once, in this node's memory; else
+	 * {@code null}, nothing was consumed, and {@link #decideLater} awaits it.
+	 */
+	private @Nullable Verdict decideNow(BucketId bucket, TierOnRoute tier, long cost) {
+		try {
+			return this.store.acquireNow(bucket, tier.plan().tier(), cost);
+		}
+		catch (RuntimeException ex) {
+			return storeFailed(ex);
+		}
+	}
+
+	private Mono<Verdict> decideLater(BucketId bucket, TierOnRoute tier, long cost) {
+		return Mono.defer(() -> this.store.acquire(bucket, tier.plan().tier(), cost))
+			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
+			.onErrorResume((error) -> Mono.just(storeFailed(error)));
+	}
+
+	/**
+	 * What every entry point does with a decision: tells the listeners, writes the rate
+	 * limit headers and, on a rejection, {@code Retry-After}, in delay-seconds (RFC 9110
+	 * section 10.2.3) like the headers' resets, so that both reference the same instant.
+	 * @return whether the request is rejected
+	 */
+	private boolean conclude(TierOnRoute tier, Verdict verdict, long start, HttpHeaders headers) {
+		tier.listeners().notify(Outcome.of(verdict, this.route.shadow()), MonotonicClock.SYSTEM.nanoTime() - start);
+		if (verdict.limitCount() > 0) {
+			tier.plan().headers().write(headers, verdict);
+		}
+		boolean rejected = !verdict.allowed() && !this.route.shadow();
+		if (rejected) {
+			headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(verdict.retryAfterSeconds()));
+		}
+		return rejected;
+	}
+
+	/**
+	 * The tier of a tier name; the default tier for no name or one this policy does not
+	 * list.
+	 */
+	private TierOnRoute tier(@Nullable String tierName) {
+		return (tierName != null) ? this.tiersByName.getOrDefault(tierName, this.defaultTier) : this.defaultTier;
+	}
+
+	/**
+	 * A store that failed or answered nothing lets the request through, reporting no
+	 * quota.
+	 */
+	private Verdict storeFailed(@Nullable Throwable error) {
+		storeFailures.warn(() -> "Rate limit store '" + this.storeName + "' failed for policy '"
+				+ this.route.policyId() + "' on route '" + this.route.routeId() + "'; letting the request through",
+				error);
+		return Verdict.FAIL_OPEN;
+	}
+
+	/**
+	 * A tier lookup that fails must not take requests down with it: they get the default
+	 * tier.
+	 */
+	private Mono<String> tierLookupFailed(Throwable error) {
+		lookupFailures.warn(() -> "Resolving the tier failed for policy '" + this.route.policyId() + "' on route '"
+				+ this.route.routeId() + "'; judging the request under the default tier", error);
+		return Mono.empty();
+	}
+
+	/**
+	 * A key lookup that fails lets the request through, as a failing store does: the
+	 * limiter must not turn its own failure into the client's error.
+	 */
+	private Mono<String> keyLookupFailed(Throwable error) {
+		lookupFailures.warn(() -> "Rate limit key resolver of policy '" + this.route.policyId()
+				+ "' failed on route '" + this.route.routeId()
+				+ "'; letting the request through without a rate limit decision", error);
+		return Mono.just(KEY_LOOKUP_FAILED);
+	}
+
+	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, TierOnRoute tier) {
+		tier.listeners().notify(Outcome.MISSING_KEY, 0);
+		return reject(exchange, Reason.MISSING_KEY, this.route.missingKeyStatus(), this.route.missingKeyDetail(), 0,
+				List.of(), tier);
+	}
+
+	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, TierOnRoute tier, long cost) {
+		tier.listeners().notify(Outcome.INVALID_COST, 0);
+		String costHeader = this.route.costHeader();
+		String detail = tier.plan().invalidCostDetail(costHeader, cost,
+				(costHeader != null) ? exchange.getRequest().getHeaders().getFirst(costHeader) : null);
+		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST, detail, 0, List.of(), tier);
+	}
+
+	private Mono<Void> reject(ServerWebExchange exchange, Reason reason, HttpStatusCode status, String detail,
+			long retryAfterSeconds, List<String> violatedLimits, TierOnRoute tier) {
+		RateLimitRejection rejection = new RateLimitRejection(reason, status, detail, retryAfterSeconds,
+				violatedLimits, this.route.policyId(), tier.name(), this.route.routeId());
+		return this.rejectionHandler.reject(exchange, rejection);
+	}
+
+	public String policyId() {
+		return this.route.policyId();
+	}
+
+	public String storeName() {
+		return this.storeName;
+	}
+
+	public boolean shadow() {
+		return this.route.shadow();
+	}
+
+	/**
+	 * How a filter chain goes on with an exchange: a gateway's or a web filter chain.
+	 * Given as a method reference that captures nothing, so that passing it allocates
+	 * nothing per request.
+	 */
+	@FunctionalInterface
+	public interface Next<C> {
+
+		Mono<Void> proceed(C chain, ServerWebExchange exchange);
+
+	}
+
+	/**
+	 * The response a {@code RateLimiter} bean makes of a judgement. Given as a lambda that
+	 * captures nothing, so that passing it allocates nothing per request.
+	 */
+	@FunctionalInterface
+	public interface Answer<R> {
+
+		/**
+		 * @param allowed whether the request may go on
+		 * @param headers the rate limit headers, and {@code Retry-After} when rejected
+		 */
+		R of(boolean allowed, HttpHeaders headers);
+
+	}
+
+	/**
+	 * What a route's judge knows of its policy and route.
+	 *
+	 * @param policyId the policy's id
+	 * @param routeId the route's id
+	 * @param shadow whether rejections are only counted and reported
+	 * @param apiKeyHeader the header carrying the API key
+	 * @param cost the policy's cost, what a request known only by its key costs
+	 * @param costHeader the policy's cost header, or {@code null}
+	 * @param missingKeyStatus the status of a request without a key, when the policy
+	 * rejects those
+	 * @param missingKeyDetail the detail of that rejection: which key the request lacks
+	 */
+	record RouteSettings(String policyId, String routeId, boolean shadow, String apiKeyHeader, long cost,
+			@Nullable String costHeader, HttpStatusCode missingKeyStatus, String missingKeyDetail) {
+	}
+
+	/**
+	 * How the route reads a request's tier, cost and key.
+	 */
+	record Lookups(TierLookup tiers, CostLookup costs, KeyLookup keys) {
+	}
+
+	/**
+	 * A policy's tier as this route serves it: how it is judged, and the listeners of its
+	 * decisions here.
+	 */
+	private record TierOnRoute(JudgedTier plan, DecisionListeners.Bound listeners) {
+
+		String name() {
+			return this.plan.tier().name();
+		}
+
+	}
+
+}

@@ -1,0 +1,24 @@
+/**
+ * The request path every entry point shares: the gateway's {@code RateLimit} filter, a
+ * policy's {@code RateLimiter} bean and the plain WebFlux {@link RateLimitWebFilter}
+ * each call a route's {@link RequestJudge}, built by {@link RequestJudges}. It reads
+ * top to bottom: the request's tier, cost and key ({@link TierLookup},
+ * {@link CostLookup}, {@link KeyLookup}, or the application's {@link TierResolver} and
+ * {@link CostResolver}), the store's decision, then the listeners
+ * ({@link RateLimitListener}, {@link Outcome}), the rate limit headers
+ * ({@link RateLimitHeaders}) and either the request forwarded or a
+ * {@link RateLimitRejection} answered by the {@link RateLimitRejectionHandler}.
+ * <p>
+ * A request held before it is forwarded (shaping), and a decision settled once the
+ * response is known (costs the upstream reports, counted failures, in-flight limits),
+ * belong around {@code RequestJudge.forward}, the one place an admitted request leaves
+ * the judge. A {@code RateLimiter} bean's judgement ends with its response: Spring Cloud
+ * Gateway's own filter forwards the request, so nothing there sees the upstream's
+ * answer. Nothing here imports Spring Cloud Gateway, whose adapters live in
+ * {@code dev.ratelimit.gateway}. Everything here is non-null unless marked
+ * {@code @Nullable}.
+ */
+@NullMarked
+package dev.ratelimit.web;
+
+import org.jspecify.annotations.NullMarked;
