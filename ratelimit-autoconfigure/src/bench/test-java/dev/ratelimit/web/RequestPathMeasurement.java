@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import dev.ratelimit.actuator.RateLimitTotals;
+import dev.ratelimit.actuate.RateLimitTotals;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.KeySource;

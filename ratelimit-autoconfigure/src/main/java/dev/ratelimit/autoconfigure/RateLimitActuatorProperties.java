@@ -1,6 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.actuator.ShowKeys;
+import dev.ratelimit.actuate.ShowKeys;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

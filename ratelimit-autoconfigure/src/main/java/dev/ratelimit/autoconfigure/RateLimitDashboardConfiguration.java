@@ -1,7 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.actuator.RateLimitDashboard;
-import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.actuate.RateLimitDashboard;
+import dev.ratelimit.actuate.RateLimitsEndpoint;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;

@@ -2,9 +2,9 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.List;
 
-import dev.ratelimit.actuator.KeyMasker;
-import dev.ratelimit.actuator.RateLimitTotals;
-import dev.ratelimit.actuator.RateLimitsEndpoint;
+import dev.ratelimit.actuate.KeyMasker;
+import dev.ratelimit.actuate.RateLimitTotals;
+import dev.ratelimit.actuate.RateLimitsEndpoint;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.ratelimit.actuator.BucketStoreHealthIndicator;
+import dev.ratelimit.actuate.BucketStoreHealthIndicator;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
 

@@ -3,7 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.actuator.ShowKeys;
+import dev.ratelimit.actuate.ShowKeys;
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.ConfigName;
 import dev.ratelimit.policy.ForwardedHeader;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import dev.ratelimit.actuator.DecideOnlyStore;
+import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;

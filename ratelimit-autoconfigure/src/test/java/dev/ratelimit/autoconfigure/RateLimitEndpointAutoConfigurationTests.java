@@ -1,13 +1,13 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.actuator.KeyMasker;
-import dev.ratelimit.actuator.RateLimitTotals;
-import dev.ratelimit.actuator.RateLimitsEndpoint;
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
-import dev.ratelimit.actuator.ShowKeys;
-import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.actuate.KeyMasker;
+import dev.ratelimit.actuate.RateLimitTotals;
+import dev.ratelimit.actuate.RateLimitsEndpoint;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.ShowKeys;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
@@ -19,7 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.gateway.route.RouteDefinitionLocator;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,7 +30,7 @@ class RateLimitEndpointAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RateLimitEndpointAutoConfiguration.class))
 		.withBean(RateLimitPolicies.class, TestPolicies::policies)
-		.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+		.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine").add("orders", "free",
 				"demo-free-key", 3, fixedWindow(10, 7)));
 
 	@Test

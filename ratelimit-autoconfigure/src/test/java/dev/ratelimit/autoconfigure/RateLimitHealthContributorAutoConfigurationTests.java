@@ -2,9 +2,9 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.Map;
 
-import dev.ratelimit.actuator.BucketStoreHealthIndicator;
-import dev.ratelimit.actuator.DecideOnlyStore;
-import dev.ratelimit.actuator.InMemoryBucketStore;
+import dev.ratelimit.actuate.BucketStoreHealthIndicator;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void singleStoreIsOneIndicatorNamedRatelimit() {
-		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean("caffeineStore", FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine"))
 			.run((context) -> {
 				assertThat(context).hasBean("ratelimitHealthContributor");
 				HealthContributor contributor = context.getBean("ratelimitHealthContributor",
@@ -42,10 +42,10 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void severalStoresAreOneIndicatorEachByStoreName() {
-		InMemoryBucketStore redis = new InMemoryBucketStore("redis");
+		FixedSnapshotsInspector redis = new FixedSnapshotsInspector("redis");
 		redis.setHealth(new StoreHealth(false, Map.of("failureMode", "fail-open")));
-		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
-			.withBean("redisStore", InMemoryBucketStore.class, () -> redis)
+		this.contextRunner.withBean("caffeineStore", FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine"))
+			.withBean("redisStore", FixedSnapshotsInspector.class, () -> redis)
 			.run((context) -> {
 				CompositeHealthContributor composite = context.getBean("ratelimitHealthContributor",
 						CompositeHealthContributor.class);
@@ -59,14 +59,14 @@ class RateLimitHealthContributorAutoConfigurationTests {
 
 	@Test
 	void isAbsentWhenDisabled() {
-		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine"))
 			.withPropertyValues("management.health.ratelimit.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor"));
 	}
 
 	@Test
 	void leavesOutStoresThatOnlyDecide() {
-		this.contextRunner.withBean("caffeineStore", InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean("caffeineStore", FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine"))
 			.withBean("ownStore", DecideOnlyStore.class, () -> new DecideOnlyStore("redis"))
 			.run((context) -> assertThat(context.getBean("ratelimitHealthContributor"))
 				.isInstanceOf(BucketStoreHealthIndicator.class));
@@ -86,7 +86,7 @@ class RateLimitHealthContributorAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheUserDefinesARatelimitHealthIndicator() {
 		HealthIndicator own = () -> Health.up().build();
-		this.contextRunner.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine"))
+		this.contextRunner.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine"))
 			.withBean("ratelimitHealthIndicator", HealthIndicator.class, () -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean("ratelimitHealthContributor")
 				.getBean("ratelimitHealthIndicator")

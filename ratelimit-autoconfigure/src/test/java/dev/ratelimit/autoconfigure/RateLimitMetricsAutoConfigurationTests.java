@@ -3,8 +3,8 @@ package dev.ratelimit.autoconfigure;
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
@@ -25,7 +25,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,7 +38,7 @@ class RateLimitMetricsAutoConfigurationTests {
 				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 				RateLimitMetricsAutoConfiguration.class))
 		.withBean(RateLimitPolicies.class, TestPolicies::policies)
-		.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+		.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine").add("orders", "free",
 				"demo-free-key", 3, fixedWindow(10, 7)));
 
 	@Test
@@ -76,7 +76,7 @@ class RateLimitMetricsAutoConfigurationTests {
 					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
 					RateLimitMetricsAutoConfiguration.class))
 			.withBean(RateLimitPolicies.class, TestPolicies::policies)
-			.withBean(InMemoryBucketStore.class, () -> new InMemoryBucketStore("caffeine").add("orders", "free",
+			.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine").add("orders", "free",
 					"demo-free-key", 3, fixedWindow(10, 7)))
 			.run((context) -> {
 				context.getBean(RateLimitRequestMetrics.class)
@@ -113,7 +113,7 @@ class RateLimitMetricsAutoConfigurationTests {
 		SimpleMeterRegistry own = new SimpleMeterRegistry();
 		RateLimitRequestMetrics requestMetrics = new RateLimitRequestMetrics(own);
 		RateLimitBucketMetrics bucketMetrics = new RateLimitBucketMetrics(TestPolicies.policies(),
-				new BucketStores(List.of(), List.of(new InMemoryBucketStore("caffeine"))));
+				new BucketStores(List.of(), List.of(new FixedSnapshotsInspector("caffeine"))));
 		this.contextRunner.withBean("myRequestMetrics", RateLimitRequestMetrics.class, () -> requestMetrics)
 			.withBean("myBucketMetrics", RateLimitBucketMetrics.class, () -> bucketMetrics)
 			.run((context) -> {

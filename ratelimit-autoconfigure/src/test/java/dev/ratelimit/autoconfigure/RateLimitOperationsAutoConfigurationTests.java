@@ -1,8 +1,8 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.actuator.RateLimitTotals;
-import dev.ratelimit.actuator.RateLimitsEndpoint;
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitTotals;
+import dev.ratelimit.actuate.RateLimitsEndpoint;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -27,7 +27,7 @@ import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
 import dev.ratelimit.web.RequestJudges;
-import dev.ratelimit.web.ScriptedStore;
+import dev.ratelimit.testsupport.ScriptedStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 

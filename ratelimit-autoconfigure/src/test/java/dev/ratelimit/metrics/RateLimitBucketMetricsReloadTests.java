@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,9 +24,9 @@ class RateLimitBucketMetricsReloadTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final InMemoryBucketStore caffeine = new InMemoryBucketStore("caffeine");
+	private final FixedSnapshotsInspector caffeine = new FixedSnapshotsInspector("caffeine");
 
-	private final InMemoryBucketStore redis = new InMemoryBucketStore("redis");
+	private final FixedSnapshotsInspector redis = new FixedSnapshotsInspector("redis");
 
 	private final RateLimitBucketMetrics metrics = new RateLimitBucketMetrics(TestPolicies.policies(),
 			new BucketStores(List.of(), List.of(this.caffeine, this.redis)));

@@ -3,9 +3,9 @@ package dev.ratelimit.metrics;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ratelimit.actuator.DecideOnlyStore;
-import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -28,7 +28,7 @@ class RateLimitBucketMetricsTests {
 
 	@Test
 	void gaugesLiveBucketsPerPolicyFromASynchronousStore() {
-		InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+		FixedSnapshotsInspector store = new FixedSnapshotsInspector("caffeine");
 		store.add("orders", "free", "a", 1, fixedWindow(10, 9)).add("orders", "free", "b", 1, fixedWindow(10, 9));
 		new RateLimitBucketMetrics(TestPolicies.policies(), inspecting(store)).bindTo(this.registry);
 		assertThat(gauge("orders").value()).isEqualTo(2.0);
@@ -41,7 +41,7 @@ class RateLimitBucketMetricsTests {
 	@Test
 	void gaugeOfASlowStoreNeverWaitsAndAnswersTheLastCount() {
 		AtomicReference<Sinks.One<Long>> pending = new AtomicReference<>();
-		InMemoryBucketStore slow = new InMemoryBucketStore("caffeine") {
+		FixedSnapshotsInspector slow = new FixedSnapshotsInspector("caffeine") {
 
 			@Override
 			public Mono<Long> bucketCount(RateLimitPolicy policy) {
@@ -63,7 +63,7 @@ class RateLimitBucketMetricsTests {
 	@Test
 	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
 		RateLimitBucketMetrics metrics = new RateLimitBucketMetrics(TestPolicies.policies(),
-				inspecting(new InMemoryBucketStore("redis")));
+				inspecting(new FixedSnapshotsInspector("redis")));
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> metrics.bindTo(this.registry))
 			.withMessageMatching("(?s).*ratelimit\\.policies\\.(orders|search)\\.store \\(or ratelimit\\.store\\): was caffeine.*")
@@ -72,14 +72,14 @@ class RateLimitBucketMetricsTests {
 
 	@Test
 	void policyWhoseStoreOnlyDecidesHasNoGauge() {
-		InMemoryBucketStore search = new InMemoryBucketStore("redis");
+		FixedSnapshotsInspector search = new FixedSnapshotsInspector("redis");
 		DecideOnlyStore decideOnly = new DecideOnlyStore("caffeine");
 		new RateLimitBucketMetrics(TestPolicies.policies(), new BucketStores(List.of(decideOnly), List.of(search)))
 			.bindTo(this.registry);
 		assertThat(this.registry.find(RateLimitBucketMetrics.BUCKETS).gauges()).isEmpty();
 	}
 
-	private static BucketStores inspecting(InMemoryBucketStore store) {
+	private static BucketStores inspecting(FixedSnapshotsInspector store) {
 		return new BucketStores(List.of(), List.of(store));
 	}
 

@@ -2,9 +2,9 @@ package dev.ratelimit.store;
 
 import java.util.List;
 
-import dev.ratelimit.actuator.DecideOnlyStore;
-import dev.ratelimit.actuator.InMemoryBucketStore;
-import dev.ratelimit.actuator.TestPolicies;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -49,7 +49,7 @@ class BucketStoresTests {
 	@Test
 	void aMissingStoreIsOneConfigurationProblemNamingThePolicyAndTheAvailableStores() {
 		BucketStores stores = new BucketStores(List.of(new DecideOnlyStore("redis")),
-				List.of(new InMemoryBucketStore("hybrid")));
+				List.of(new FixedSnapshotsInspector("hybrid")));
 		String problem = "ratelimit.policies.orders.store (or ratelimit.store): was caffeine, must name an available "
 				+ "store (available: [hybrid, redis]); the redis and hybrid stores need "
 				+ "spring-boot-starter-data-redis-reactive and a reachable Redis (spring.data.redis.*), the caffeine "
@@ -78,7 +78,7 @@ class BucketStoresTests {
 	void twoDifferentStoresWithOneNameAreRejected() {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> new BucketStores(List.of(),
-					List.of(new InMemoryBucketStore("caffeine"), new InMemoryBucketStore("caffeine"))))
+					List.of(new FixedSnapshotsInspector("caffeine"), new FixedSnapshotsInspector("caffeine"))))
 			.withMessageContaining("Two rate limit stores are named 'caffeine'");
 		assertThatIllegalStateException()
 			.isThrownBy(() -> new BucketStores(List.of(new DecideOnlyStore("redis"), new DecideOnlyStore("redis")),

@@ -7,6 +7,7 @@ import java.util.List;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
+import dev.ratelimit.testsupport.ScriptedStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 

@@ -8,6 +8,7 @@ import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
 import dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.testsupport;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

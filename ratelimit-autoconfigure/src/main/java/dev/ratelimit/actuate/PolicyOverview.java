@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,12 +10,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
-import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.ProblemDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.ReloadDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.RouteDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.ProblemDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.ReloadDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.RouteDescriptor;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.DurationFormat;

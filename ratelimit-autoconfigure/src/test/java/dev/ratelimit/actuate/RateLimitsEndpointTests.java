@@ -1,22 +1,25 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.ClientBucketsDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.InvalidParameterDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.LimitDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.PolicyDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.RateLimitsDescriptor;
-import dev.ratelimit.actuator.RateLimitsEndpoint.RouteDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.ClientBucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.InvalidParameterDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.RateLimitsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.RouteDescriptor;
 import dev.ratelimit.gateway.GatewayRateLimitedRoutes;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RateLimitedRoutes;
@@ -30,7 +33,7 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.util.pattern.PathPatternParser;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -39,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RateLimitsEndpointTests {
 
-	private final InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+	private final FixedSnapshotsInspector store = new FixedSnapshotsInspector("caffeine");
 
 	private final RateLimitTotals totals = new RateLimitTotals();
 
@@ -82,7 +85,7 @@ class RateLimitsEndpointTests {
 
 	@Test
 	void storeThatCannotCountLeavesTheOtherPoliciesListed() {
-		InMemoryBucketStore failing = new InMemoryBucketStore("caffeine") {
+		FixedSnapshotsInspector failing = new FixedSnapshotsInspector("caffeine") {
 
 			@Override
 			public Mono<Long> bucketCount(RateLimitPolicy policy) {
@@ -277,7 +280,7 @@ class RateLimitsEndpointTests {
 	@Test
 	void policyWhoseStoreIsMissingFailsNamingPolicyAndStore() {
 		RateLimitsEndpoint noStore = new RateLimitsEndpoint(TestPolicies.policies(),
-				inspecting(new InMemoryBucketStore("redis")), this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
+				inspecting(new FixedSnapshotsInspector("redis")), this.totals, new KeyMasker(ShowKeys.NEVER, 4), null);
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> noStore.buckets("orders", null))
 			.withMessageContaining("ratelimit.policies.orders.store (or ratelimit.store): was caffeine")
@@ -303,7 +306,7 @@ class RateLimitsEndpointTests {
 		return (BucketsDescriptor) endpoint.buckets(policy, limit).block().getBody();
 	}
 
-	private static BucketStores inspecting(InMemoryBucketStore store) {
+	private static BucketStores inspecting(FixedSnapshotsInspector store) {
 		return new BucketStores(List.of(), List.of(store));
 	}
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
-import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.actuate.RateLimitTotals.Totals;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.StoreHealth;

@@ -1,8 +1,9 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.util.Map;
 
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -17,7 +18,7 @@ class BucketStoreHealthIndicatorTests {
 
 	@Test
 	void upStoreIsUpWithItsNameAndDetails() {
-		InMemoryBucketStore store = new InMemoryBucketStore("caffeine");
+		FixedSnapshotsInspector store = new FixedSnapshotsInspector("caffeine");
 		store.setHealth(new StoreHealth(true, Map.of("buckets", 12L)));
 		Health health = new BucketStoreHealthIndicator(store).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -26,7 +27,7 @@ class BucketStoreHealthIndicatorTests {
 
 	@Test
 	void storeInItsFailureModeIsDownWithTheFailureMode() {
-		InMemoryBucketStore store = new InMemoryBucketStore("redis");
+		FixedSnapshotsInspector store = new FixedSnapshotsInspector("redis");
 		store.setHealth(new StoreHealth(false, Map.of("failureMode", "fail-open", "remote", "connection refused")));
 		Health health = new BucketStoreHealthIndicator(store).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
@@ -42,7 +43,7 @@ class BucketStoreHealthIndicatorTests {
 	 */
 	@Test
 	void storeServingThroughItsFailureModeIsUpWithTheOutageInItsDetails() {
-		InMemoryBucketStore store = new InMemoryBucketStore("redis");
+		FixedSnapshotsInspector store = new FixedSnapshotsInspector("redis");
 		store.setHealth(new StoreHealth(false, true,
 				Map.of("remote", "DOWN", "failureMode", "allow", "circuitBreaker", "open")));
 		Health health = new BucketStoreHealthIndicator(store).health();
@@ -55,7 +56,7 @@ class BucketStoreHealthIndicatorTests {
 
 	@Test
 	void storeWhoseHealthCheckThrowsIsDownWithTheError() {
-		InMemoryBucketStore store = new InMemoryBucketStore("redis") {
+		FixedSnapshotsInspector store = new FixedSnapshotsInspector("redis") {
 
 			@Override
 			public StoreHealth health() {

@@ -4,6 +4,6 @@
  * marked {@code @Nullable}.
  */
 @NullMarked
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,9 +1,9 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import dev.ratelimit.actuate.gateway.ActuatorGatewayApplication;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.PolicyReloads;
 import org.htmlunit.BrowserVersion;

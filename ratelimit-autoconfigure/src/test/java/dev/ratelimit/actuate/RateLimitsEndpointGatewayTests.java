@@ -1,11 +1,11 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import dev.ratelimit.actuate.gateway.ActuatorGatewayApplication;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,6 +1,6 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
-import dev.ratelimit.actuator.gateway.ActuatorGatewayApplication;
+import dev.ratelimit.actuate.gateway.ActuatorGatewayApplication;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.time.Duration;
 import java.util.List;
@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.ratelimit.actuator.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator.gateway;
+package dev.ratelimit.actuate.gateway;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -1,10 +1,11 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.testsupport;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -13,12 +14,23 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 
 /**
- * Policies for tests: {@code orders} (api-key; anonymous 60 per minute, free a token
+ * Policies and tiers for tests. The ready-made ones: {@code orders} (api-key; anonymous 60 per minute, free a token
  * bucket of 10 at 2/s) and {@code search} (ip, shadow; anonymous 5 per second).
  */
 public final class TestPolicies {
 
 	private TestPolicies() {
+	}
+
+	public static Tier tier(String name, Limit... limits) {
+		return new Tier(name, List.of(limits));
+	}
+
+	/**
+	 * A policy keyed by client IP whose only tier is its default.
+	 */
+	public static RateLimitPolicy policy(String id, StoreType store, Tier tier) {
+		return new RateLimitPolicy(id, new KeySource.ClientIp(), false, 1, store, Map.of(tier.name(), tier), tier);
 	}
 
 	public static RateLimitPolicies policies() {

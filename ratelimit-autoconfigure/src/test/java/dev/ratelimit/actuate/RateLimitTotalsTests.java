@@ -1,6 +1,6 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
-import dev.ratelimit.actuator.RateLimitTotals.Totals;
+import dev.ratelimit.actuate.RateLimitTotals.Totals;
 import dev.ratelimit.testsupport.Concurrently;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener.RouteTierListener;

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.actuate;
 
 import java.util.List;
 
@@ -6,7 +6,7 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import org.junit.jupiter.api.Test;
 
-import static dev.ratelimit.actuator.InMemoryBucketStore.fixedWindow;
+import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.actuator;
+package dev.ratelimit.testsupport;
 
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
  * A {@link BucketInspector} test double holding fixed snapshots; it counts how many
  * buckets listings pull from it. It decides nothing: the actuator never asks it to.
  */
-public class InMemoryBucketStore implements BucketInspector {
+public class FixedSnapshotsInspector implements BucketInspector {
 
 	private final String name;
 
@@ -28,12 +28,12 @@ public class InMemoryBucketStore implements BucketInspector {
 
 	private volatile StoreHealth health;
 
-	public InMemoryBucketStore(String name) {
+	public FixedSnapshotsInspector(String name) {
 		this.name = name;
 		this.health = new StoreHealth(true, Map.of("buckets", 0L));
 	}
 
-	public InMemoryBucketStore add(String policy, String tier, String key, long requests, LimitSnapshot... limits) {
+	public FixedSnapshotsInspector add(String policy, String tier, String key, long requests, LimitSnapshot... limits) {
 		this.buckets.add(new BucketSnapshot(new BucketId(policy, tier, key), requests, List.of(limits)));
 		return this;
 	}
