@@ -20,7 +20,7 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;

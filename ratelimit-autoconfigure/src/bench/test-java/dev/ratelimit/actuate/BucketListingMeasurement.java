@@ -16,7 +16,7 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

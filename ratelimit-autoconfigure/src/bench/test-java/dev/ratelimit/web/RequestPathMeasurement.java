@@ -20,7 +20,7 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import reactor.core.publisher.Mono;

@@ -3,7 +3,7 @@ package dev.ratelimit.autoconfigure;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -2,7 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.StoreType;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
 
 import org.springframework.beans.factory.ObjectProvider;

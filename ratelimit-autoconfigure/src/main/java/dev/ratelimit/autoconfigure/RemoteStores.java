@@ -9,7 +9,7 @@ import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.StoreType;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.CircuitBreaker;
 import dev.ratelimit.store.redis.FailureMode;

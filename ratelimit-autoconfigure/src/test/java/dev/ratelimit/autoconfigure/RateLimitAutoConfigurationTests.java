@@ -18,7 +18,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;

@@ -5,7 +5,7 @@ import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.TierSource;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.web.RateLimitProblemWriter;
 import dev.ratelimit.web.RateLimitRejectionHandler;
 import dev.ratelimit.web.RateLimitWebFilter;

@@ -17,7 +17,7 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener;

@@ -2,13 +2,14 @@ package dev.ratelimit.store;
 
 import java.util.List;
 
-import dev.ratelimit.testsupport.DecideOnlyStore;
-import dev.ratelimit.testsupport.FixedSnapshotsInspector;
-import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

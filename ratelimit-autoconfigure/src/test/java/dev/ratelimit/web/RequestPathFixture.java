@@ -18,7 +18,7 @@ import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.codec.ServerCodecConfigurer;

@@ -8,7 +8,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.TierSource;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.testsupport.ScriptedStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;

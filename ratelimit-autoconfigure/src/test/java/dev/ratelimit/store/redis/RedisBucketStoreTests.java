@@ -19,7 +19,7 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -3,7 +3,7 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 
 import dev.ratelimit.algorithm.MonotonicClock;
-import dev.ratelimit.store.CaffeineBucketStore;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 

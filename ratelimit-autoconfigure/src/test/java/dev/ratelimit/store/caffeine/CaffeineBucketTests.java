@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

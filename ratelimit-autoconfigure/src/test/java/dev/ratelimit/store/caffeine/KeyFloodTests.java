@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -14,6 +14,8 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

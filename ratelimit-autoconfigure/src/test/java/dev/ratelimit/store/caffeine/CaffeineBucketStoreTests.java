@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +23,10 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.LimitSnapshot;
+import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.testsupport.Concurrently;
 
 import static org.assertj.core.api.Assertions.assertThat;

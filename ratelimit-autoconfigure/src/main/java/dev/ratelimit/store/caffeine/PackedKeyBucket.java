@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 /**
  * A bucket whose key, up to {@value #MAX_LENGTH} characters each in {@code 1..255} (a

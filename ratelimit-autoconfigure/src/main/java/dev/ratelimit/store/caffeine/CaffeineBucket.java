@@ -1,9 +1,11 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.util.List;
 
 import dev.ratelimit.algorithm.Bucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.IdentifiedBucket;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +23,11 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.LimitSnapshot;
+import dev.ratelimit.store.StoreHealth;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -1,4 +1,4 @@
-package dev.ratelimit.store;
+package dev.ratelimit.store.caffeine;
 
 import java.time.Duration;
 import java.util.List;
