@@ -4,7 +4,7 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
-import dev.ratelimit.store.redis.HybridBucketStore;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

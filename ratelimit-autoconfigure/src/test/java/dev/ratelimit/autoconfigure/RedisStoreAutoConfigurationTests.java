@@ -6,7 +6,7 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.CircuitBreaker;
 import dev.ratelimit.store.redis.FailureMode;
-import dev.ratelimit.store.redis.HybridBucketStore;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
 import io.lettuce.core.resource.ClientResources;

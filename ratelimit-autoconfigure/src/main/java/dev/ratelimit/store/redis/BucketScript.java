@@ -68,7 +68,7 @@ public final class BucketScript {
 		return this.connection;
 	}
 
-	RedisLayouts layouts() {
+	public RedisLayouts layouts() {
 		return this.layouts;
 	}
 
@@ -125,7 +125,7 @@ public final class BucketScript {
 	 * Give back the units of both refunds, lease up to {@code want} units, count
 	 * {@code requests} judged locally, and judge {@code cost} against what is left.
 	 */
-	Mono<LeaseReply> lease(RedisLayout layout, String clientKey, long cost, long want, long requests, Refund first,
+	public Mono<LeaseReply> lease(RedisLayout layout, String clientKey, long cost, long want, long requests, Refund first,
 			Refund second) {
 		return call(layout, clientKey, "lease", cost, want, requests, first, second)
 			.map((reply) -> new LeaseReply(ScriptReplies.longAt(reply, 0), ScriptReplies.longAt(reply, 1),
@@ -153,7 +153,7 @@ public final class BucketScript {
 	 * @param decisions each limit's decision on {@code cost} after the lease, so what
 	 * is left for other nodes
 	 */
-	record LeaseReply(long granted, long atMicros, Decision[] decisions) {
+	public record LeaseReply(long granted, long atMicros, Decision[] decisions) {
 	}
 
 }

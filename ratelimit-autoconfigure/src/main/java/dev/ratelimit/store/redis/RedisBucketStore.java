@@ -9,6 +9,7 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;

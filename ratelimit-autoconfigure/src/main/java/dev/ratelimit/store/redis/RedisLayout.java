@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * slot with a {@code }}; none holds a glob character, so no key matches a SCAN
  * pattern it was not meant to.
  */
-final class RedisLayout {
+public final class RedisLayout {
 
 	/**
 	 * The characters a key part never holds as they are.
@@ -115,7 +115,7 @@ final class RedisLayout {
 				: List.of();
 	}
 
-	Tier tier() {
+	public Tier tier() {
 		return this.tier;
 	}
 

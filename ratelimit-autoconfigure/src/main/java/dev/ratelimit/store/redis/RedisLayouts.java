@@ -15,7 +15,7 @@ import dev.ratelimit.policy.Tier;
  * Every tier's {@link RedisLayout} under one key prefix, each computed on first use and
  * again when a reload replaces its tier.
  */
-final class RedisLayouts {
+public final class RedisLayouts {
 
 	private final String keyPrefix;
 
@@ -39,7 +39,7 @@ final class RedisLayouts {
 	/**
 	 * The layout of a tier, computed on first use.
 	 */
-	RedisLayout layout(String policy, Tier tier) {
+	public RedisLayout layout(String policy, Tier tier) {
 		Map<String, RedisLayout> tiers = this.layouts.computeIfAbsent(policy, (id) -> new ConcurrentHashMap<>());
 		RedisLayout layout = tiers.get(tier.name());
 		if (layout == null || layout.tier() != tier) {

@@ -7,11 +7,11 @@ package dev.ratelimit.store.redis;
  * @param units units given back
  * @param leasedAtMicros the Redis time (microseconds) of the lease they came from
  */
-record Refund(long units, long leasedAtMicros) {
+public record Refund(long units, long leasedAtMicros) {
 
 	/**
 	 * Nothing to give back.
 	 */
-	static final Refund NONE = new Refund(0, 0);
+	public static final Refund NONE = new Refund(0, 0);
 
 }

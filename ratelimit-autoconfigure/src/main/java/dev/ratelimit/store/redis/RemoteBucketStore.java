@@ -20,17 +20,17 @@ import reactor.core.publisher.Mono;
  * What the Redis-backed stores share: the bucket script, the guard deciding while
  * Redis fails, and a read side that goes straight to Redis, whatever decides requests.
  */
-abstract class RemoteBucketStore implements BucketStore {
+public abstract class RemoteBucketStore implements BucketStore {
 
 	private static final Log logger = LogFactory.getLog(RemoteBucketStore.class);
 
-	final BucketScript script;
+	protected final BucketScript script;
 
 	private final BucketReader reader;
 
-	final Duration timeout;
+	protected final Duration timeout;
 
-	final RemoteFailureGuard guard;
+	protected final RemoteFailureGuard guard;
 
 	/**
 	 * Bound of each step of the read side (actuator listings, reads, resets), which
@@ -38,7 +38,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 */
 	final Duration readTimeout;
 
-	final MonotonicClock clock;
+	protected final MonotonicClock clock;
 
 	/**
 	 * Latency of the last health check's PING in microseconds; negative when it failed.
@@ -51,7 +51,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * application starting around it, short enough not to hold a deployment up while
 	 * Redis hangs.
 	 */
-	static final Duration START_UP_WAIT = Duration.ofSeconds(10);
+	protected static final Duration START_UP_WAIT = Duration.ofSeconds(10);
 
 	/**
 	 * Bursts of calls of each script the warm-up makes, and the calls in each.
@@ -65,7 +65,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 */
 	private final Duration startUpWait;
 
-	RemoteBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+	protected RemoteBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
 			Duration startUpWait) {
 		this.script = script;
 		this.startUpWait = startUpWait;
@@ -86,7 +86,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * warning says only that Redis failed, when the client says so: a Redis merely slow
 	 * to answer gets an INFO line, and the warm-up goes on in the background.
 	 */
-	void connect() {
+	protected void connect() {
 		CompletableFuture<Void> warmedUp = this.script.connection().ping()
 			.doOnError(this.guard::unreachableAtStartUp)
 			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST).doOnError(this::warmUpFailed)))
@@ -122,7 +122,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * counts against the breaker as a request's would: a store that no request reaches
 	 * says that Redis is down, and its probe then heals it once Redis answers.
 	 */
-	void pingInBackground() {
+	protected void pingInBackground() {
 		long started = this.clock.nanoTime();
 		this.script.connection().ping().timeout(this.timeout).subscribe(null, (failure) -> {
 			this.pingMicros.set(-1);
@@ -135,7 +135,7 @@ abstract class RemoteBucketStore implements BucketStore {
 	 * timeout closes the breaker, so that a store with no traffic is healthy again
 	 * once Redis answers as fast as a decision needs.
 	 */
-	void startProbing() {
+	protected void startProbing() {
 		this.guard.startProbing(Mono.defer(() -> this.script.connection().ping().timeout(this.timeout)));
 	}
 

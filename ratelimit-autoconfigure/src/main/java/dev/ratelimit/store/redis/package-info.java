@@ -1,7 +1,8 @@
 /**
- * The Redis-backed stores: exact decisions by one atomic script per request, or a
- * hybrid of leases decided in this node's memory and synced to Redis, with what both
- * do while Redis fails. Everything here is non-null unless marked {@code @Nullable}.
+ * The exact Redis store: one atomic script call per request, the scripts assembled from
+ * one Lua source per algorithm, the connection, and what a Redis-backed store does while
+ * Redis fails (the guard, its breaker and probe). {@code store.hybrid} builds on the
+ * script and the guard. Everything here is non-null unless marked {@code @Nullable}.
  */
 @NullMarked
 package dev.ratelimit.store.redis;

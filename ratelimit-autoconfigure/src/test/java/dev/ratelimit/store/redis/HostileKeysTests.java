@@ -19,6 +19,7 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterEach;

@@ -16,6 +16,7 @@ import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -13,6 +13,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -10,6 +10,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -15,6 +15,7 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.store.redis;
+package dev.ratelimit.store.hybrid;
 
 import dev.ratelimit.algorithm.Verdict;
 import reactor.core.publisher.Mono;

@@ -1,4 +1,4 @@
-package dev.ratelimit.store.redis;
+package dev.ratelimit.store.hybrid;
 
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +11,10 @@ import dev.ratelimit.algorithm.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.redis.BucketScript;
+import dev.ratelimit.store.redis.RedisLayout;
+import dev.ratelimit.store.redis.Refund;
+import dev.ratelimit.store.redis.RemoteFailureGuard;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

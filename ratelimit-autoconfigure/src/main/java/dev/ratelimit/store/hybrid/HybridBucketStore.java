@@ -1,4 +1,4 @@
-package dev.ratelimit.store.redis;
+package dev.ratelimit.store.hybrid;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +15,10 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.store.redis.BucketScript;
+import dev.ratelimit.store.redis.RedisLayout;
+import dev.ratelimit.store.redis.RemoteBucketStore;
+import dev.ratelimit.store.redis.RemoteFailureGuard;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -80,7 +84,11 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		this(script, timeout, syncInterval, guard, clock, START_UP_WAIT);
 	}
 
-	HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
+	/**
+	 * As above, with a bound of its own on how long {@link #start()} waits for Redis.
+	 * @param startUpWait longest the start-up's connection and warm-up are waited for
+	 */
+	public HybridBucketStore(BucketScript script, Duration timeout, Duration syncInterval, RemoteFailureGuard guard,
 			MonotonicClock clock, Duration startUpWait) {
 		super(script, timeout, guard, clock, startUpWait);
 		this.syncInterval = syncInterval;
@@ -169,9 +177,10 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 
 	/**
 	 * One sync: every lease with something to give back, report or renew, in one
-	 * pipelined batch; idle leases are forgotten.
+	 * pipelined batch; idle leases are forgotten. The store runs it every sync interval;
+	 * calling it sooner reconciles at once.
 	 */
-	Mono<Void> syncOnce() {
+	public Mono<Void> syncOnce() {
 		if (this.leases.isEmpty() || !this.guard.allowsCall()) {
 			return Mono.empty();
 		}
