@@ -1,6 +1,6 @@
 package dev.ratelimit.actuate;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * Whether the {@code ratelimits} endpoint shows client keys in bucket listings.

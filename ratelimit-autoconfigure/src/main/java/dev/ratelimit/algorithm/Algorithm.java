@@ -1,5 +1,7 @@
 package dev.ratelimit.algorithm;
 
+import dev.ratelimit.support.ConfigName;
+
 /**
  * The five algorithms, named as in configuration, headers and the actuator.
  */

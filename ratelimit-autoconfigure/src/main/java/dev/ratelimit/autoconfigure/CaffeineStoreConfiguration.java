@@ -1,7 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 

@@ -1,6 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.SpringCloudGatewayRoutesReload;
 import dev.ratelimit.policy.GatewayRoutesReload;

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.policy.ConfigurationProblem;
 import org.jspecify.annotations.Nullable;
 

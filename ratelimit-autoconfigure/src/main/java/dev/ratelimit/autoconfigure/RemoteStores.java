@@ -3,8 +3,8 @@ package dev.ratelimit.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ratelimit.algorithm.ConfigName;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.ConfigName;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;

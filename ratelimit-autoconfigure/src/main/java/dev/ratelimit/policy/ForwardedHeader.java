@@ -1,6 +1,6 @@
 package dev.ratelimit.policy;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * The header trusted proxies append their client's address to. Only one is read: a

@@ -1,6 +1,6 @@
 package dev.ratelimit.policy;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * What a request gets when its policy's key yields nothing: no authenticated

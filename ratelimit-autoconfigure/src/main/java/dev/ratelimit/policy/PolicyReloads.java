@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;

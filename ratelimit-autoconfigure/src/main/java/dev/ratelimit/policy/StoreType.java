@@ -1,6 +1,6 @@
 package dev.ratelimit.policy;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * Where a policy's buckets live, as configured by {@code ratelimit.store} or a

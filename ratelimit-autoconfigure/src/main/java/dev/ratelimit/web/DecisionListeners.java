@@ -2,7 +2,7 @@ package dev.ratelimit.web;
 
 import java.util.List;
 
-import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 import org.apache.commons.logging.LogFactory;
 

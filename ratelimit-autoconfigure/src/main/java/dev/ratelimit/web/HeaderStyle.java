@@ -1,6 +1,6 @@
 package dev.ratelimit.web;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * Which rate limit headers the filter writes, as configured by

@@ -4,11 +4,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.ratelimit.actuate.ShowKeys;
 import dev.ratelimit.algorithm.Algorithm;
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;

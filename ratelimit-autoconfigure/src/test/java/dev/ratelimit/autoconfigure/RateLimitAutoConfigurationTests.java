@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import dev.ratelimit.testsupport.DecideOnlyStore;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;

@@ -5,7 +5,7 @@ import java.util.Set;
 
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.testsupport.TestPolicies;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;

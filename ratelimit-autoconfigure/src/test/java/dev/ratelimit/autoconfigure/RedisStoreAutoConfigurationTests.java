@@ -2,7 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.CircuitBreaker;
 import dev.ratelimit.store.redis.FailureMode;

@@ -1,6 +1,6 @@
 package dev.ratelimit.e2e;
 
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;

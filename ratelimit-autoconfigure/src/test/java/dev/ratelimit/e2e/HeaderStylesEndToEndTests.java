@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

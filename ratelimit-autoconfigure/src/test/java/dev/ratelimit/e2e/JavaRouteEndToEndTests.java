@@ -3,7 +3,7 @@ package dev.ratelimit.e2e;
 import java.time.Duration;
 import java.util.List;
 
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.web.Outcome;

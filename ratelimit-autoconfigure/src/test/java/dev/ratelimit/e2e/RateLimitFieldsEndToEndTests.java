@@ -6,7 +6,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.web.Draft11Fields;
 import dev.ratelimit.web.Draft11Fields.Policy;
 import dev.ratelimit.web.Draft11Fields.ServiceLimit;

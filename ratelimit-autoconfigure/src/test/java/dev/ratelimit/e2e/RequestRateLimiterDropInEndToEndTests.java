@@ -3,7 +3,7 @@ package dev.ratelimit.e2e;
 import java.time.Duration;
 import java.util.List;
 
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.web.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

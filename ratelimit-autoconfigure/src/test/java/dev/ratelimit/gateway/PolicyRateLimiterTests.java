@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;

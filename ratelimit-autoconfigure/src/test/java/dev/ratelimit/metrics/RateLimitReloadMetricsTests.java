@@ -3,7 +3,7 @@ package dev.ratelimit.metrics;
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.PolicyReloads;
 import io.micrometer.core.instrument.MeterRegistry;

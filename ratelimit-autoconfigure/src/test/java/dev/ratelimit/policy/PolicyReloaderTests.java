@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,7 +2,7 @@ package dev.ratelimit.sample;
 
 import java.time.Duration;
 
-import dev.ratelimit.algorithm.ManualClock;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
 import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
 import org.junit.jupiter.api.Test;

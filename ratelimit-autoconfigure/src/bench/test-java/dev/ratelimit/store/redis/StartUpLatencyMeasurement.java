@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;

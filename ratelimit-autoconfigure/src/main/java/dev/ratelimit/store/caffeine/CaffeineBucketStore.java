@@ -18,7 +18,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;

@@ -1,6 +1,6 @@
 package dev.ratelimit.store.redis;
 
-import dev.ratelimit.algorithm.ConfigName;
+import dev.ratelimit.support.ConfigName;
 
 /**
  * What a Redis-backed store decides when Redis cannot answer within the timeout, as

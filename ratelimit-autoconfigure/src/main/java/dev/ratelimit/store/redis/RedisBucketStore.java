@@ -3,7 +3,7 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;

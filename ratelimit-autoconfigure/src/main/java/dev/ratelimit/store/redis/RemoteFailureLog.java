@@ -1,8 +1,8 @@
 package dev.ratelimit.store.redis;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.ThrottledLog;
+import dev.ratelimit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

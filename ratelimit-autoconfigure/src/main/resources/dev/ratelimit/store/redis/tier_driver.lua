@@ -3,7 +3,7 @@
 -- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
 -- argument counts, reply strides) are declared in front of the script.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
--- from the epoch, as on dev.ratelimit.algorithm.MonotonicClock's timeline.
+-- from the epoch, as on dev.ratelimit.support.MonotonicClock's timeline.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local mode = ARGV[1]

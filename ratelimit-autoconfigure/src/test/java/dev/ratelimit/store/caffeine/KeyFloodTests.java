@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;

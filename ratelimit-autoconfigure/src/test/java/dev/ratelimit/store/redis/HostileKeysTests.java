@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.ManualClock;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.ManualClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;

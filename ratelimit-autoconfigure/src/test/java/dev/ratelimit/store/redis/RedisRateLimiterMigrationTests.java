@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import dev.ratelimit.algorithm.ManualClock;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.ManualClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
 import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
 import org.junit.jupiter.api.extension.RegisterExtension;

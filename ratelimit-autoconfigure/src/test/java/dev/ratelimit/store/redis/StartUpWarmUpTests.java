@@ -10,7 +10,7 @@ import java.util.Set;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;

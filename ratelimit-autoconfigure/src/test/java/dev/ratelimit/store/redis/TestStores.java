@@ -2,7 +2,7 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 
-import dev.ratelimit.algorithm.MonotonicClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.algorithm;
+package dev.ratelimit.support;
 
 import java.util.Locale;
 

@@ -1,10 +1,9 @@
-package dev.ratelimit.store;
+package dev.ratelimit.support;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import dev.ratelimit.algorithm.MonotonicClock;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package dev.ratelimit.algorithm;
+package dev.ratelimit.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +45,7 @@ class MonotonicTimeTests {
 	/**
 	 * The one read of the wall clock: the production clock's anchor on the epoch.
 	 */
-	private static final String ANCHOR = "dev/ratelimit/algorithm/EpochAnchoredClock.system calls java/time/Instant.now";
+	private static final String ANCHOR = "dev/ratelimit/support/EpochAnchoredClock.system calls java/time/Instant.now";
 
 	@Test
 	void theProductionClockAdvancesWithTheMonotonicNanoTime() throws InterruptedException {

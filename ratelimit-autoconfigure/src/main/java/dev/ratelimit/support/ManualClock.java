@@ -1,4 +1,4 @@
-package dev.ratelimit.algorithm;
+package dev.ratelimit.support;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

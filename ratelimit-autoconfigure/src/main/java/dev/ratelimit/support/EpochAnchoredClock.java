@@ -1,6 +1,7 @@
-package dev.ratelimit.algorithm;
+package dev.ratelimit.support;
 
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,7 +29,7 @@ final class EpochAnchoredClock implements MonotonicClock {
 
 	static EpochAnchoredClock system() {
 		Instant now = Instant.now();
-		return new EpochAnchoredClock(now.getEpochSecond() * Nanos.PER_SECOND + now.getNano(), System::nanoTime);
+		return new EpochAnchoredClock(TimeUnit.SECONDS.toNanos(now.getEpochSecond()) + now.getNano(), System::nanoTime);
 	}
 
 	@Override

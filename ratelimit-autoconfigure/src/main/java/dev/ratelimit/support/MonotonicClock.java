@@ -1,4 +1,4 @@
-package dev.ratelimit.algorithm;
+package dev.ratelimit.support;
 
 /**
  * Source of time for every algorithm: nanoseconds on a timeline that counts from the
