@@ -80,7 +80,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		pingInBackground();
 		Map<String, Object> details = this.guard.healthDetails();
 		long ping = this.pingMicros.get();
-		details.put("pingMicros", (ping >= 0) ? ping : "failed");
+		details.put("pingMicros", (ping >= 0) ? ping : (ping == NO_PING_YET) ? "pending" : "failed");
 		return new StoreHealth(this.guard.up(), this.guard.serving(), details);
 	}
 

@@ -41,9 +41,14 @@ public abstract class RemoteBucketStore implements BucketStore {
 	protected final MonotonicClock clock;
 
 	/**
-	 * Latency of the last health check's PING in microseconds; negative when it failed.
+	 * {@link #pingMicros} before any health check's PING has answered or failed.
 	 */
-	final AtomicLong pingMicros = new AtomicLong(-1);
+	static final long NO_PING_YET = Long.MIN_VALUE;
+
+	/**
+	 * Latency of the last health check's PING in microseconds; -1 when it failed.
+	 */
+	final AtomicLong pingMicros = new AtomicLong(NO_PING_YET);
 
 	/**
 	 * Longest start-up waits for the warm-up ({@link #connect()}): well above the slowest

@@ -109,6 +109,19 @@ class RedisFaultTests {
 		assertRecovers(store);
 	}
 
+	/**
+	 * Until its first PING has answered or failed, a health check says so rather than
+	 * reporting a failed PING that never happened.
+	 */
+	@Test
+	void healthTellsAPingNotYetAnsweredFromAFailedOne() {
+		this.proxy.stall();
+		BucketStore store = store("redis", FailureMode.ALLOW);
+		assertThat(store.health().details()).containsEntry("pingMicros", "pending");
+		Pause.untilRecovered("the stalled PING reported failed",
+				() -> "failed".equals(store.health().details().get("pingMicros")));
+	}
+
 	@ParameterizedTest
 	@MethodSource("storesAndModes")
 	void aStallUnderTrafficIsAnsweredPerOnFailureAndLimitingResumes(String storeName, FailureMode mode)
