@@ -8,7 +8,7 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.web.RequestJudge;
 import dev.ratelimit.web.RequestJudges;
-import dev.ratelimit.web.UnknownPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;

@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.web.UnknownPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;

@@ -6,7 +6,7 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.web.KeyResolverBeans;
 import dev.ratelimit.web.RequestJudges;
-import dev.ratelimit.web.UnknownPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.GatewayFilter;

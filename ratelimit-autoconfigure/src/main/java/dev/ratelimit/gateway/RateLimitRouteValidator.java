@@ -9,7 +9,7 @@ import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.web.UnknownPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;

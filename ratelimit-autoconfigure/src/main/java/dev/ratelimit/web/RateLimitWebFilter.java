@@ -6,6 +6,7 @@ import java.util.Set;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

@@ -13,6 +13,7 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.web.RateLimitWebFilter.Route;
 import org.jspecify.annotations.Nullable;
 

@@ -1,13 +1,9 @@
-package dev.ratelimit.web;
+package dev.ratelimit.policy;
 
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.policy.RateLimitPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
