@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -17,6 +16,7 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Fixed window counter: at most {@code limit} units per aligned window. Windows are
  * aligned on multiples of {@code window} of the clock's timeline, which counts from the
- * Unix epoch (see {@link MonotonicClock}), so a {@code 1d} window starts at 00:00 UTC.
+ * Unix epoch (see {@link dev.ratelimit.support.MonotonicClock}), so a {@code 1d} window starts at 00:00 UTC.
  * A client may spend its limit at the end of one window and again at the start of the
  * next (the boundary burst).
  */

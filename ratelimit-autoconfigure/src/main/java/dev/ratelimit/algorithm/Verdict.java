@@ -1,6 +1,5 @@
 package dev.ratelimit.algorithm;
 
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The registry of the application's stores, shared by the filter, the actuator
+ * The registry of the application's stores, shared by the request path, the actuator
  * endpoint, metrics and health: imported by each of their auto-configurations, so that
  * whichever of them is present finds the stores by name the same way.
  */

@@ -1,9 +1,9 @@
 package dev.ratelimit.autoconfigure;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -16,8 +16,6 @@ import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.WebRouteFactory;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,10 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.PolicySettings;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicyFactory;
+import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.RateLimitFieldRules;
 import org.jspecify.annotations.Nullable;
@@ -143,7 +143,7 @@ final class PoliciesFromProperties {
 	static @Nullable URI problemType(@Nullable String type, List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".problem.type";
 		if (type == null || type.isBlank()) {
-			problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
+			problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(type), ABSOLUTE_URI));
 			return null;
 		}
 		try {
@@ -155,12 +155,9 @@ final class PoliciesFromProperties {
 		catch (URISyntaxException ex) {
 			// Reported below, like a relative reference.
 		}
-		problems.add(new ConfigurationProblem(path, quoted(type), ABSOLUTE_URI));
+		problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(type), ABSOLUTE_URI));
 		return null;
 	}
 
-	private static @Nullable String quoted(@Nullable String value) {
-		return (value != null) ? "'" + value + "'" : null;
-	}
 
 }

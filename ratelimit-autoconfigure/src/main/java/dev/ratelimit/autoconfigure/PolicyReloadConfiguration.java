@@ -1,6 +1,5 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
 import dev.ratelimit.gateway.SpringCloudGatewayRoutesReload;
 import dev.ratelimit.policy.GatewayRoutesReload;
@@ -8,6 +7,7 @@ import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.RateLimitWebFilter;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
-import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.policy.ConfigurationProblem;
+import dev.ratelimit.support.ConfigName;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;

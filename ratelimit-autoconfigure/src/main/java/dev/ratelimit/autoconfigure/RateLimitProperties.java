@@ -21,9 +21,8 @@ import org.springframework.boot.context.properties.bind.Name;
  * state lives. Bound once at start-up and turned into validated
  * {@link dev.ratelimit.policy.RateLimitPolicies}.
  * <p>
- * Longer than our other classes on purpose: it is the one place the {@code ratelimit.*}
- * keys are declared, so that the generated configuration metadata and the reference
- * docs come from one class, and most of its lines are the Javadoc documenting each key.
+ * The one place the {@code ratelimit.*} keys are declared, so that the generated
+ * configuration metadata and the reference docs come from one class.
  */
 @ConfigurationProperties("ratelimit")
 public class RateLimitProperties {

@@ -2,8 +2,8 @@ package dev.ratelimit.autoconfigure;
 
 import java.util.List;
 
-import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
+import dev.ratelimit.gateway.PolicyRateLimiter;
 import dev.ratelimit.gateway.PolicyRequestRateLimiterGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
@@ -11,9 +11,9 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.policy.ReloadFollowers;
 
-import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,9 +1,9 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

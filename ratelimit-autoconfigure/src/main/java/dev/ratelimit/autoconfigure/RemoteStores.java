@@ -3,8 +3,6 @@ package dev.ratelimit.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ratelimit.support.ConfigName;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -14,6 +12,8 @@ import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.CircuitBreaker;
 import dev.ratelimit.store.redis.FailureMode;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
+import dev.ratelimit.support.ConfigName;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;

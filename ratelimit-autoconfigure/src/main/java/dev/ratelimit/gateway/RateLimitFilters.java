@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.UnknownPolicy;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -31,7 +32,7 @@ public final class RateLimitFilters {
 
 	private final GatewayFilterFactory<RateLimitGatewayFilterFactory.Config> factory;
 
-	private final RateLimitPolicies policies;
+	private final @Nullable RateLimitPolicies policies;
 
 	/**
 	 * @param factory the {@code RateLimit} filter factory, or the pass-through one when
@@ -40,7 +41,7 @@ public final class RateLimitFilters {
 	 * is switched off
 	 */
 	public RateLimitFilters(GatewayFilterFactory<RateLimitGatewayFilterFactory.Config> factory,
-			RateLimitPolicies policies) {
+			@Nullable RateLimitPolicies policies) {
 		this.factory = factory;
 		this.policies = policies;
 	}

@@ -4,9 +4,9 @@ import java.util.List;
 
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.web.KeyResolverBeans;
 import dev.ratelimit.web.RequestJudges;
-import dev.ratelimit.policy.UnknownPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.GatewayFilter;

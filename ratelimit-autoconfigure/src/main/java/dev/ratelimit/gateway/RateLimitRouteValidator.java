@@ -8,8 +8,8 @@ import java.util.TreeSet;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.policy.UnknownPolicy;
+import dev.ratelimit.store.BucketStores;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;

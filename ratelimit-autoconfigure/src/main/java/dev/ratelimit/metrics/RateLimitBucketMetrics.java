@@ -9,10 +9,10 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
-import org.jspecify.annotations.Nullable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Binds a {@code ratelimit.buckets} gauge per policy: its live buckets, tagged policy

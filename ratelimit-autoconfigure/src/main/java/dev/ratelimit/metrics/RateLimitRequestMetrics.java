@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@code ratelimit.decision} (a timer of the time spent waiting for the store, tagged
  * store). Meters are registered the first time a policy, tier and route are seen and
  * looked up without allocating afterwards, so the request path never builds a meter; a
- * route's filter, bound to its route and tier ({@link #forRouteTier}), looks them up
+ * route's judge, bound to its route and tier ({@link #forRouteTier}), looks them up
  * once and keeps them.
  */
 public final class RateLimitRequestMetrics implements RateLimitListener {

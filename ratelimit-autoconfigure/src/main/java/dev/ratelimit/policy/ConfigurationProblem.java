@@ -12,6 +12,14 @@ import org.jspecify.annotations.Nullable;
 public record ConfigurationProblem(String property, @Nullable Object value, String rule) {
 
 	/**
+	 * A value as a problem shows text a user wrote: in single quotes, so that blanks and
+	 * an empty value are seen.
+	 */
+	public static @Nullable String quoted(@Nullable String value) {
+		return (value != null) ? "'" + value + "'" : null;
+	}
+
+	/**
 	 * The problem as one line: {@code <property>: was <value>, <rule>}.
 	 */
 	public String describe() {

@@ -36,7 +36,7 @@ final class LimitFactory {
 	 */
 	static @Nullable Limit limit(String path, LimitSpec spec, long cost, List<ConfigurationProblem> problems) {
 		if (spec.algorithm() == null || spec.algorithm().isBlank()) {
-			problems.add(new ConfigurationProblem(path + ".algorithm", quoted(spec.algorithm()),
+			problems.add(new ConfigurationProblem(path + ".algorithm", ConfigurationProblem.quoted(spec.algorithm()),
 					"must be one of " + algorithmNames()));
 			return null;
 		}
@@ -160,9 +160,6 @@ final class LimitFactory {
 		return String.valueOf(value);
 	}
 
-	private static @Nullable String quoted(@Nullable String value) {
-		return (value != null) ? "'" + value + "'" : null;
-	}
 
 	/**
 	 * The parameters each family of algorithms takes.

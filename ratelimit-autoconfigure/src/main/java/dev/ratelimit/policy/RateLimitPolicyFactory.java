@@ -8,10 +8,10 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;
+import dev.ratelimit.support.ConfigName;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +44,8 @@ public final class RateLimitPolicyFactory {
 	 * gateway, where the web routes that use such a policy report it
 	 * @param oauth2ResourceServerPresent whether Spring Security's OAuth2 resource server,
 	 * which {@code ratelimit.tiers.claim} reads tokens from, is on the classpath
-	 * @param tierRule what else a tier must follow, for the rooms that read it
+	 * @param tierRule what else a tier must follow for the code that reads it (the
+	 * response headers' field rules)
 	 */
 	public RateLimitPolicyFactory(@Nullable Set<String> keyResolverBeanNames, boolean oauth2ResourceServerPresent,
 			TierRule tierRule) {
@@ -81,24 +82,25 @@ public final class RateLimitPolicyFactory {
 		String header = settings.tierHeader();
 		String claim = settings.tierClaim();
 		if (header != null && claim != null) {
-			problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", quoted(header),
-					"must not be set together with " + PREFIX + ".tiers.claim (" + quoted(claim)
+			problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", ConfigurationProblem.quoted(header),
+					"must not be set together with " + PREFIX + ".tiers.claim (" + ConfigurationProblem.quoted(claim)
 							+ "): a request's tier comes from one of them"));
 			return null;
 		}
 		if (header != null) {
 			if (!HEADER_NAME.matcher(header).matches()) {
-				problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", quoted(header),
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.header", ConfigurationProblem.quoted(header),
 						"must be an HTTP header name"));
 			}
 			return new TierSource.Header(header);
 		}
 		if (claim != null) {
 			if (claim.isBlank()) {
-				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", quoted(claim), "must name a claim"));
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", ConfigurationProblem.quoted(claim),
+						"must name a claim"));
 			}
 			else if (!this.oauth2ResourceServerPresent) {
-				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", quoted(claim),
+				problems.add(new ConfigurationProblem(PREFIX + ".tiers.claim", ConfigurationProblem.quoted(claim),
 						"needs Spring Security's OAuth2 resource server (spring-boot-starter-oauth2-resource-server) "
 								+ "on the classpath to read the request's token"));
 			}
@@ -117,7 +119,7 @@ public final class RateLimitPolicyFactory {
 			}
 			catch (IllegalArgumentException ex) {
 				problems.add(new ConfigurationProblem(PREFIX + ".trusted-proxies[" + i + "]",
-						quoted(configured.get(i)), ex.getMessage()));
+						ConfigurationProblem.quoted(configured.get(i)), ex.getMessage()));
 			}
 		}
 		if (settings.forwardedHeader() == null) {
@@ -131,7 +133,7 @@ public final class RateLimitPolicyFactory {
 	private static void validateGlobals(PolicySettings settings, List<ConfigurationProblem> problems) {
 		String header = settings.apiKeyHeader();
 		if (header == null || !HEADER_NAME.matcher(header).matches()) {
-			problems.add(new ConfigurationProblem(PREFIX + ".api-key-header", quoted(header),
+			problems.add(new ConfigurationProblem(PREFIX + ".api-key-header", ConfigurationProblem.quoted(header),
 					"must be an HTTP header name"));
 		}
 		if (settings.store() == null) {
@@ -140,13 +142,13 @@ public final class RateLimitPolicyFactory {
 		}
 		String defaultTier = settings.defaultTier();
 		if (defaultTier == null || defaultTier.isBlank()) {
-			problems.add(new ConfigurationProblem(PREFIX + ".tiers.default", quoted(defaultTier),
+			problems.add(new ConfigurationProblem(PREFIX + ".tiers.default", ConfigurationProblem.quoted(defaultTier),
 					"must name the tier of requests without a known API key"));
 		}
 		settings.tiersByApiKey().forEach((apiKey, tier) -> {
 			if (tier == null || tier.isBlank()) {
 				problems.add(new ConfigurationProblem(PREFIX + ".tiers.api-keys[" + masked(apiKey) + "]",
-						quoted(tier), "must name a tier"));
+						ConfigurationProblem.quoted(tier), "must name a tier"));
 			}
 		});
 	}
@@ -161,7 +163,7 @@ public final class RateLimitPolicyFactory {
 		}
 		String costHeader = policy.costHeader();
 		if (costHeader != null && !HEADER_NAME.matcher(costHeader).matches()) {
-			problems.add(new ConfigurationProblem(path + ".cost-header", quoted(costHeader),
+			problems.add(new ConfigurationProblem(path + ".cost-header", ConfigurationProblem.quoted(costHeader),
 					"must be an HTTP header name"));
 		}
 		StoreType store = (policy.store() != null) ? policy.store() : settings.store();
@@ -229,7 +231,7 @@ public final class RateLimitPolicyFactory {
 
 	private @Nullable KeySource keySource(String path, @Nullable String key, List<ConfigurationProblem> problems) {
 		if (key == null || key.isBlank()) {
-			problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
+			problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key), KEY_SYNTAX));
 			return null;
 		}
 		switch (key) {
@@ -247,7 +249,7 @@ public final class RateLimitPolicyFactory {
 		if (key.startsWith(KeySource.Header.PREFIX)) {
 			String headerName = key.substring(KeySource.Header.PREFIX.length()).trim();
 			if (!HEADER_NAME.matcher(headerName).matches()) {
-				problems.add(new ConfigurationProblem(path, quoted(key),
+				problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key),
 						"must name an HTTP header after 'header:', for example header:X-Tenant"));
 				return null;
 			}
@@ -257,7 +259,7 @@ public final class RateLimitPolicyFactory {
 		if (bean.matches()) {
 			String beanName = bean.group(1);
 			if (this.keyResolverBeanNames != null && !this.keyResolverBeanNames.contains(beanName)) {
-				problems.add(new ConfigurationProblem(path, quoted(key),
+				problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key),
 						"must name a KeyResolver bean (KeyResolver beans: "
 								+ (this.keyResolverBeanNames.isEmpty() ? "none" : this.keyResolverBeanNames)
 								+ ")"));
@@ -265,7 +267,7 @@ public final class RateLimitPolicyFactory {
 			}
 			return new KeySource.Bean(beanName);
 		}
-		problems.add(new ConfigurationProblem(path, quoted(key), KEY_SYNTAX));
+		problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key), KEY_SYNTAX));
 		return null;
 	}
 
@@ -287,17 +289,14 @@ public final class RateLimitPolicyFactory {
 		return (limits.size() == specs.size()) ? new Tier(name, limits, names) : null;
 	}
 
-	private static @Nullable String quoted(@Nullable String value) {
-		return (value != null) ? "'" + value + "'" : null;
-	}
 
 	private static String masked(String apiKey) {
 		return (apiKey.length() <= 4) ? "****" : apiKey.substring(0, 4) + "****";
 	}
 
 	/**
-	 * A rule a valid tier must follow besides its limits' own, for a room above this one
-	 * that reads the tier (the response headers' fields, for one).
+	 * A rule a valid tier must follow besides its limits' own, for code outside the policies
+	 * that reads the tier (the response headers' field rules, for one).
 	 */
 	@FunctionalInterface
 	public interface TierRule {

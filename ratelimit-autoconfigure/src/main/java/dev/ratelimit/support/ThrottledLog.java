@@ -10,8 +10,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Logs a recurring failure at most once per interval, with the number of occurrences
  * left unlogged, so that a failing store (or anything else failing at request rate)
- * cannot flood the log. Lives beside the stores so that both they and the gateway may
- * use it.
+ * cannot flood the log.
  */
 public final class ThrottledLog {
 

@@ -8,8 +8,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The {@link RateLimitListener}s told of every decision, by the filters and by the
- * policies' {@code RateLimiter} beans alike, through each route's {@link RequestJudge}. A listener that fails is logged (at most
- * once per interval) and never keeps the others, or the request, from going on.
+ * policies' {@code RateLimiter} beans alike, through each route's {@link RequestJudge}.
+ * A listener that fails is logged (at most once per interval) and never keeps the
+ * others, or the request, from going on.
  */
 final class DecisionListeners {
 

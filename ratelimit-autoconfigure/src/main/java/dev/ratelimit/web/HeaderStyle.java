@@ -3,7 +3,7 @@ package dev.ratelimit.web;
 import dev.ratelimit.support.ConfigName;
 
 /**
- * Which rate limit headers the filter writes, as configured by
+ * Which rate limit headers the request path writes, as configured by
  * {@code ratelimit.headers}.
  */
 public enum HeaderStyle implements ConfigName {

@@ -3,7 +3,7 @@ package dev.ratelimit.web;
 import dev.ratelimit.algorithm.Verdict;
 
 /**
- * What the filter did with a request, as tagged on metrics.
+ * What was done with a request, as tagged on metrics.
  */
 public enum Outcome {
 

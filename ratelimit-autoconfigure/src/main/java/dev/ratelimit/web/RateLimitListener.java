@@ -1,7 +1,8 @@
 package dev.ratelimit.web;
 
 /**
- * Told of every decision the filter makes; metrics and the actuator's totals listen.
+ * Told of every decision on the request path (the filters and the policies'
+ * {@code RateLimiter} beans alike); metrics and the actuator's totals listen.
  * Called on the request path: implementations must be fast, allocation-free where
  * they can be, and never throw.
  */
@@ -13,7 +14,7 @@ public interface RateLimitListener {
 	 * @param tier the tier the request was judged under
 	 * @param routeId the route's id
 	 * @param store the store's name
-	 * @param outcome what the filter did
+	 * @param outcome what was done with the request
 	 * @param decisionNanos time spent waiting for the store's verdict
 	 */
 	void onDecision(String policy, String tier, String routeId, String store, Outcome outcome, long decisionNanos);
@@ -41,7 +42,7 @@ public interface RateLimitListener {
 	interface RouteTierListener {
 
 		/**
-		 * @param outcome what the filter did
+		 * @param outcome what was done with the request
 		 * @param decisionNanos time spent waiting for the store's verdict
 		 */
 		void onDecision(Outcome outcome, long decisionNanos);

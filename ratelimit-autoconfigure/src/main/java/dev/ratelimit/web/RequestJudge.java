@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
 import org.apache.commons.logging.LogFactory;
@@ -130,7 +130,7 @@ public final class RequestJudge {
 	 */
 	private <C> Mono<Void> withCost(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
 			long cost, @Nullable String knownApiKey, long start) {
-		if (!tier.plan().admits(cost)) {
+		if (!tier.judged().admits(cost)) {
 			return rejectInvalidCost(exchange, tier, cost);
 		}
 		KeyLookup keys = this.lookups.keys();
@@ -170,8 +170,8 @@ public final class RequestJudge {
 			return forward(exchange, chain, next);
 		}
 		return reject(exchange, verdict.fallback() ? Reason.STORE_FAILED : Reason.LIMIT_EXCEEDED,
-				HttpStatus.TOO_MANY_REQUESTS, tier.plan().detail(verdict), verdict.retryAfterSeconds(),
-				tier.plan().violatedPolicies(verdict), tier);
+				HttpStatus.TOO_MANY_REQUESTS, tier.judged().detail(verdict), verdict.retryAfterSeconds(),
+				tier.judged().violatedPolicies(verdict), tier);
 	}
 
 	/**
@@ -217,7 +217,7 @@ public final class RequestJudge {
 	 */
 	private @Nullable Verdict decideNow(BucketId bucket, TierOnRoute tier, long cost) {
 		try {
-			return this.store.acquireNow(bucket, tier.plan().tier(), cost);
+			return this.store.acquireNow(bucket, tier.judged().tier(), cost);
 		}
 		catch (RuntimeException ex) {
 			return storeFailed(ex);
@@ -225,7 +225,7 @@ public final class RequestJudge {
 	}
 
 	private Mono<Verdict> decideLater(BucketId bucket, TierOnRoute tier, long cost) {
-		return Mono.defer(() -> this.store.acquire(bucket, tier.plan().tier(), cost))
+		return Mono.defer(() -> this.store.acquire(bucket, tier.judged().tier(), cost))
 			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
 			.onErrorResume((error) -> Mono.just(storeFailed(error)));
 	}
@@ -239,7 +239,7 @@ public final class RequestJudge {
 	private boolean conclude(TierOnRoute tier, Verdict verdict, long start, HttpHeaders headers) {
 		tier.listeners().notify(Outcome.of(verdict, this.route.shadow()), MonotonicClock.SYSTEM.nanoTime() - start);
 		if (verdict.limitCount() > 0) {
-			tier.plan().headers().write(headers, verdict);
+			tier.judged().headers().write(headers, verdict);
 		}
 		boolean rejected = !verdict.allowed() && !this.route.shadow();
 		if (rejected) {
@@ -297,7 +297,7 @@ public final class RequestJudge {
 	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, TierOnRoute tier, long cost) {
 		tier.listeners().notify(Outcome.INVALID_COST, 0);
 		String costHeader = this.route.costHeader();
-		String detail = tier.plan().invalidCostDetail(costHeader, cost,
+		String detail = tier.judged().invalidCostDetail(costHeader, cost,
 				(costHeader != null) ? exchange.getRequest().getHeaders().getFirst(costHeader) : null);
 		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST, detail, 0, List.of(), tier);
 	}
@@ -375,10 +375,10 @@ public final class RequestJudge {
 	 * A policy's tier as this route serves it: how it is judged, and the listeners of its
 	 * decisions here.
 	 */
-	private record TierOnRoute(JudgedTier plan, DecisionListeners.Bound listeners) {
+	private record TierOnRoute(JudgedTier judged, DecisionListeners.Bound listeners) {
 
 		String name() {
-			return this.plan.tier().name();
+			return this.judged.tier().name();
 		}
 
 	}

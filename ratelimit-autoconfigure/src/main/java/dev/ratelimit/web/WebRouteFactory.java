@@ -116,7 +116,7 @@ public final class WebRouteFactory {
 		for (int j = 0; j < paths.size(); j++) {
 			String pattern = paths.get(j);
 			if (pattern == null || !pattern.startsWith("/")) {
-				problems.add(new ConfigurationProblem(path + ".paths[" + j + "]", quoted(pattern),
+				problems.add(new ConfigurationProblem(path + ".paths[" + j + "]", ConfigurationProblem.quoted(pattern),
 						"must be a path pattern starting with /, such as /api/orders/**"));
 				continue;
 			}
@@ -124,7 +124,7 @@ public final class WebRouteFactory {
 				patterns.add(PathPatternParser.defaultInstance.parse(pattern));
 			}
 			catch (PatternParseException ex) {
-				problems.add(new ConfigurationProblem(path + ".paths[" + j + "]", quoted(pattern),
+				problems.add(new ConfigurationProblem(path + ".paths[" + j + "]", ConfigurationProblem.quoted(pattern),
 						"must be a valid path pattern: " + ex.getMessage() + " at character " + ex.getPosition()));
 			}
 		}
@@ -142,10 +142,11 @@ public final class WebRouteFactory {
 			String name = names.get(k);
 			String property = path + ".methods[" + k + "]";
 			if (name == null || !TOKEN.matcher(name).matches()) {
-				problems.add(new ConfigurationProblem(property, quoted(name), "must be an HTTP method, such as GET"));
+				problems.add(new ConfigurationProblem(property, ConfigurationProblem.quoted(name),
+						"must be an HTTP method, such as GET"));
 			}
 			else if (!STANDARD_METHODS.contains(name) && STANDARD_METHODS.contains(name.toUpperCase(Locale.ROOT))) {
-				problems.add(new ConfigurationProblem(property, quoted(name), "must be written "
+				problems.add(new ConfigurationProblem(property, ConfigurationProblem.quoted(name), "must be written "
 						+ name.toUpperCase(Locale.ROOT) + ": methods are case-sensitive (RFC 9110 section 9.1)"));
 			}
 			else {
@@ -158,11 +159,12 @@ public final class WebRouteFactory {
 	private RateLimitPolicy policy(String path, String policyId, List<ConfigurationProblem> problems) {
 		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
 		if (policy == null) {
-			problems.add(UnknownPolicy.problem(path + ".policy", quoted(policyId), this.policies.byId().keySet()));
+			problems.add(UnknownPolicy.problem(path + ".policy", ConfigurationProblem.quoted(policyId),
+					this.policies.byId().keySet()));
 			return null;
 		}
 		if (policy.key() instanceof KeySource.Bean && !this.gatewayPresent) {
-			problems.add(new ConfigurationProblem(path + ".policy", quoted(policyId),
+			problems.add(new ConfigurationProblem(path + ".policy", ConfigurationProblem.quoted(policyId),
 					"must name a policy whose key works without Spring Cloud Gateway: ratelimit.policies."
 							+ policyId + ".key is " + policy.key().configValue()
 							+ ", a gateway KeyResolver bean, and the gateway is not on the classpath; key the "
@@ -171,9 +173,6 @@ public final class WebRouteFactory {
 		return policy;
 	}
 
-	private static @Nullable String quoted(@Nullable String value) {
-		return (value != null) ? "'" + value + "'" : null;
-	}
 
 	/**
 	 * One route of {@code ratelimit.web.routes} as configured, before validation.

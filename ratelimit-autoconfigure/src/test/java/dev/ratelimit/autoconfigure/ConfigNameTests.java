@@ -5,11 +5,11 @@ import java.util.Map;
 
 import dev.ratelimit.actuate.ShowKeys;
 import dev.ratelimit.algorithm.Algorithm;
-import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.policy.ForwardedHeader;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.redis.FailureMode;
+import dev.ratelimit.support.ConfigName;
 import dev.ratelimit.web.HeaderStyle;
 import org.junit.jupiter.api.Test;
 

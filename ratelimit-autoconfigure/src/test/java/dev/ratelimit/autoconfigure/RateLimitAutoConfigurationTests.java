@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import dev.ratelimit.testsupport.DecideOnlyStore;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.gateway.PassThroughRateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitGatewayFilterFactory;
 import dev.ratelimit.gateway.RateLimitRouteValidator;
@@ -19,6 +17,8 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.MonotonicClock;
+import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;

@@ -1,16 +1,16 @@
 package dev.ratelimit.autoconfigure;
 
-import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.actuate.KeyMasker;
 import dev.ratelimit.actuate.RateLimitTotals;
 import dev.ratelimit.actuate.RateLimitsEndpoint;
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
 import dev.ratelimit.actuate.ShowKeys;
-import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.web.RateLimitedRoutes;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;

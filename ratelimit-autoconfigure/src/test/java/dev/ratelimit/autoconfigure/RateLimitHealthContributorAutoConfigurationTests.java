@@ -3,9 +3,9 @@ package dev.ratelimit.autoconfigure;
 import java.util.Map;
 
 import dev.ratelimit.actuate.BucketStoreHealthIndicator;
+import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
-import dev.ratelimit.store.StoreHealth;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

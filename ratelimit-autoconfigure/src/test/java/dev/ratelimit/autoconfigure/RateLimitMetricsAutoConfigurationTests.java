@@ -3,15 +3,15 @@ package dev.ratelimit.autoconfigure;
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.testsupport.FixedSnapshotsInspector;
-import dev.ratelimit.testsupport.TestPolicies;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.support.MonotonicClock;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.web.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -2,13 +2,13 @@ package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
 
-import dev.ratelimit.support.MonotonicClock;
+import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.CircuitBreaker;
 import dev.ratelimit.store.redis.FailureMode;
-import dev.ratelimit.store.hybrid.HybridBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
+import dev.ratelimit.support.MonotonicClock;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package dev.ratelimit.e2e;
 import java.time.Duration;
 import java.util.List;
 
-import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.gateway.RateLimitFilters;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.web.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

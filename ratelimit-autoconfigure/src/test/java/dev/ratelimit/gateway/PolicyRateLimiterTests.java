@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -18,6 +17,7 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener;

@@ -21,13 +21,13 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.testsupport.ScriptedStore;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
 import dev.ratelimit.web.RequestJudges;
-import dev.ratelimit.testsupport.ScriptedStore;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 

@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.testsupport.FixedSnapshotsInspector;
-import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

@@ -3,12 +3,12 @@ package dev.ratelimit.metrics;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.ratelimit.testsupport.DecideOnlyStore;
-import dev.ratelimit.testsupport.FixedSnapshotsInspector;
-import dev.ratelimit.testsupport.TestPolicies;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.testsupport.DecideOnlyStore;
+import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.TestPolicies;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

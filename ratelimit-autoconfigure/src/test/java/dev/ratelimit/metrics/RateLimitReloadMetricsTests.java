@@ -3,9 +3,9 @@ package dev.ratelimit.metrics;
 import java.util.List;
 import java.util.Set;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.PolicyReloads;
+import dev.ratelimit.support.MonotonicClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

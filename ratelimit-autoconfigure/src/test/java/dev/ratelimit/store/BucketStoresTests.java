@@ -2,11 +2,11 @@ package dev.ratelimit.store;
 
 import java.util.List;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.testsupport.TestPolicies;

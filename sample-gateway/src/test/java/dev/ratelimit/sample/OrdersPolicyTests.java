@@ -2,9 +2,9 @@ package dev.ratelimit.sample;
 
 import java.time.Duration;
 
-import dev.ratelimit.support.ManualClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
 import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
+import dev.ratelimit.support.ManualClock;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -18,7 +18,6 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
@@ -28,6 +27,7 @@ import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.LimitSnapshot;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -36,8 +36,8 @@ import reactor.core.publisher.Mono;
  * Buckets in this node's memory, in one Caffeine cache bounded by a maximum number of
  * keys. A bucket expires once it has been idle for its tier's idle timeout, when it
  * would be as good as new anyway, so memory stays flat however many clients come and
- * go. Each decision holds the lock its bucket's hash picks among the store's
- * {@link BucketLocks}: there is no global lock.
+ * go. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
+ * global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
  * at once (see {@link CaffeineBucket}); what the buckets of a tier share (limits, idle

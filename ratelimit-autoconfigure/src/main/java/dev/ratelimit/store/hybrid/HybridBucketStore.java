@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
@@ -19,6 +18,7 @@ import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.RedisLayout;
 import dev.ratelimit.store.redis.RemoteBucketStore;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -52,11 +52,6 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
 	public static final String NAME = StoreType.HYBRID.storeName();
-
-	/**
-	 * This store's lifecycle phase: see {@link #getPhase()}.
-	 */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
 	private final Duration syncInterval;
 

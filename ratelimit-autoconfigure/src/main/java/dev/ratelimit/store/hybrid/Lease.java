@@ -7,7 +7,6 @@ import java.util.Optional;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
@@ -15,6 +14,7 @@ import dev.ratelimit.store.redis.BucketScript;
 import dev.ratelimit.store.redis.RedisLayout;
 import dev.ratelimit.store.redis.Refund;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

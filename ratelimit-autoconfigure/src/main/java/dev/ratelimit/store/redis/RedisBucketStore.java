@@ -3,13 +3,12 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.StoreHealth;
-import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -108,7 +107,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	@Override
 	public int getPhase() {
-		return HybridBucketStore.PHASE;
+		return PHASE;
 	}
 
 }

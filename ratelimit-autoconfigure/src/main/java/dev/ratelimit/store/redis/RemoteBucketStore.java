@@ -7,20 +7,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.support.MonotonicClock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import org.springframework.context.SmartLifecycle;
 
 /**
  * What the Redis-backed stores share: the bucket script, the guard deciding while
  * Redis fails, and a read side that goes straight to Redis, whatever decides requests.
  */
 public abstract class RemoteBucketStore implements BucketStore {
+
+	/**
+	 * The Redis-backed stores' lifecycle phase: started after the Redis connection factory
+	 * (phase 0) and before the web server, stopped after the web server has drained its
+	 * requests and before the connection factory.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
 	private static final Log logger = LogFactory.getLog(RemoteBucketStore.class);
 

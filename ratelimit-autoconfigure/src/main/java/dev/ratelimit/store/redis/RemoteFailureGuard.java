@@ -3,12 +3,12 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

@@ -1,7 +1,7 @@
 package dev.ratelimit.store.redis;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

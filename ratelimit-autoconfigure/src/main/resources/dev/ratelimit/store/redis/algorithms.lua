@@ -1,6 +1,6 @@
 -- The generic script's own, after header.lua and before the algorithms: the text of a
--- number and the algorithms' table, which the assembler fills with each algorithm's
--- sections wrapped as functions.
+-- number, and the definitions the assembler fills with each algorithm's sections
+-- wrapped as functions, from which the algorithms' table is built lazily.
 
 -- A number as text that reads back as the same double: an integer (a count, a window
 -- index, an instant in microseconds) with all its digits; anything else with the 17

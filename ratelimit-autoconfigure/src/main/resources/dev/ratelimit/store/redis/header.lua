@@ -6,5 +6,6 @@ if redis.replicate_commands then
 	redis.replicate_commands()
 end
 
--- Tolerance on unit counts and on computed instants, as in Java's Nanos.
+-- Tolerance on unit counts and on computed instants, where Java's Nanos compares with
+-- epsilons of its own.
 local EPSILON = 1e-9

@@ -14,7 +14,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -27,6 +26,7 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
 import dev.ratelimit.store.StoreHealth;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.Concurrently;
 
 import static org.assertj.core.api.Assertions.assertThat;

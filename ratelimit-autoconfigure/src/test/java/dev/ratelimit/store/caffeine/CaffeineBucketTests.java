@@ -27,12 +27,12 @@ class CaffeineBucketTests {
 			"client-200000", "abcdefghijklmnop", "abcdefghijklmnopq", "2001:db8:0:0:0:0:0:1", "é", "\u0000", "a\u0000",
 			"ключ", "\uD83D\uDD11", "sha256:cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" })
 	void aBucketEqualsItsIdAndHashesAlikeWhateverItsKeysShape(String key) {
-		for (BucketGroup tier : List.of(WORDS, LOG)) {
-			CaffeineBucket bucket = CaffeineBucket.create(tier, key, 0);
+		for (BucketGroup group : List.of(WORDS, LOG)) {
+			CaffeineBucket bucket = CaffeineBucket.create(group, key, 0);
 			BucketId id = new BucketId("orders", "anonymous", key);
 			assertThat(bucket.key()).isEqualTo(key);
 			assertThat(bucket.id()).isEqualTo(id);
-			assertThat(bucket).isEqualTo(id).hasSameHashCodeAs(id).isEqualTo(CaffeineBucket.create(tier, key, 0));
+			assertThat(bucket).isEqualTo(id).hasSameHashCodeAs(id).isEqualTo(CaffeineBucket.create(group, key, 0));
 			assertThat(id).isEqualTo(bucket);
 			assertThat(bucket).isNotEqualTo(new BucketId("orders", "pro", key))
 				.isNotEqualTo(new BucketId("search", "anonymous", key))

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -16,6 +15,7 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
+import dev.ratelimit.support.MonotonicClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

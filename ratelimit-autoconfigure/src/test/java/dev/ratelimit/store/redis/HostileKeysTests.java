@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicy;
@@ -20,6 +19,7 @@ import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.TestPolicies;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterEach;

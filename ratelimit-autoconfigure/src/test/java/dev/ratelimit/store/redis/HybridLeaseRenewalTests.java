@@ -7,13 +7,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.support.ManualClock;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.ManualClock;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -28,7 +28,6 @@ import reactor.core.publisher.Flux;
 
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import dev.ratelimit.support.ManualClock;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.autoconfigure.RateLimitAutoConfiguration;
 import dev.ratelimit.autoconfigure.RateLimitRoutesAutoConfiguration;
+import dev.ratelimit.support.ManualClock;
+import dev.ratelimit.support.MonotonicClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -10,12 +10,12 @@ import java.util.Set;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
