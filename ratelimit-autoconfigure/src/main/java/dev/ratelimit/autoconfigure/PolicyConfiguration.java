@@ -42,15 +42,23 @@ class PolicyConfiguration {
 			return policiesFromProperties(beanFactory).create(properties);
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
-			if (!beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
-				throw ex;
-			}
-			// The routes' filters in the same report, against the policies' ids.
-			List<ConfigurationProblem> problems = new ArrayList<>(ex.getProblems());
+			throw new InvalidRateLimitConfigurationException(
+					withRouteFilterProblems(ex.getProblems(), properties, beanFactory, environment));
+		}
+	}
+
+	/**
+	 * The policies' problems and, with the gateway, its routes' filters' in one report: the
+	 * filters checked against the policies' ids, valid or not.
+	 */
+	static List<ConfigurationProblem> withRouteFilterProblems(List<ConfigurationProblem> policyProblems,
+			RateLimitProperties properties, ConfigurableListableBeanFactory beanFactory, Environment environment) {
+		List<ConfigurationProblem> problems = new ArrayList<>(policyProblems);
+		if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
 			problems.addAll(GatewayRouteChecks.filterProblems(Binder.get(environment), beanFactory,
 					properties.getPolicies().keySet()));
-			throw new InvalidRateLimitConfigurationException(problems);
 		}
+		return problems;
 	}
 
 	/**

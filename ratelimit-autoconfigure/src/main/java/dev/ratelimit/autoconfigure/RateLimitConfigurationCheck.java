@@ -1,9 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import dev.ratelimit.gateway.GatewayRouteChecks;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 
@@ -12,7 +10,6 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.MethodMetadata;
 
@@ -46,18 +43,17 @@ final class RateLimitConfigurationCheck implements BeanFactoryPostProcessor {
 		if (bound.problems().isEmpty()) {
 			return;
 		}
-		List<ConfigurationProblem> policyProblems = new ArrayList<>();
+		List<ConfigurationProblem> policyProblems = List.of();
 		if (policiesBuiltFromProperties(beanFactory)) {
+			List<ConfigurationProblem> own = List.of();
 			try {
 				PolicyConfiguration.policiesFromProperties(beanFactory).create(bound.properties());
 			}
 			catch (InvalidRateLimitConfigurationException ex) {
-				policyProblems.addAll(ex.getProblems());
+				own = ex.getProblems();
 			}
-			if (beanFactory.containsBeanDefinition(GatewayRouteChecks.ROUTE_VALIDATOR_BEAN)) {
-				policyProblems.addAll(GatewayRouteChecks.filterProblems(Binder.get(this.environment), beanFactory,
-						bound.properties().getPolicies().keySet()));
-			}
+			policyProblems = PolicyConfiguration.withRouteFilterProblems(own, bound.properties(), beanFactory,
+					this.environment);
 		}
 		throw new InvalidRateLimitConfigurationException(bound.with(policyProblems));
 	}

@@ -30,12 +30,7 @@ class RefreshEndpointEndToEndTests {
 		Path config = this.directory.resolve("limits.properties");
 		write(config, 1);
 		try (Upstream upstream = Upstream.start();
-				GatewayRunner gateway = GatewayRunner.start("spring.config.import=file:" + config,
-						"management.endpoints.web.exposure.include=refresh",
-						"spring.cloud.gateway.server.webflux.routes[0].id=orders",
-						"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
-						"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/orders/**",
-						"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=orders")) {
+				GatewayRunner gateway = gateway(config, upstream, "refresh")) {
 			assertThat(status(gateway)).isEqualTo(200);
 			assertThat(status(gateway)).isEqualTo(429);
 			write(config, 3);
@@ -51,12 +46,7 @@ class RefreshEndpointEndToEndTests {
 		Path config = this.directory.resolve("limits.properties");
 		write(config, 1);
 		try (Upstream upstream = Upstream.start();
-				GatewayRunner gateway = GatewayRunner.start("spring.config.import=file:" + config,
-						"management.endpoints.web.exposure.include=refresh,ratelimits,metrics",
-						"spring.cloud.gateway.server.webflux.routes[0].id=orders",
-						"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
-						"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/orders/**",
-						"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=orders")) {
+				GatewayRunner gateway = gateway(config, upstream, "refresh,ratelimits,metrics")) {
 			assertThat(read(gateway, "/actuator/ratelimits").read("$", Map.class)).doesNotContainKey("lastReload");
 			Instant before = Instant.now();
 			write(config, 0);
@@ -81,6 +71,19 @@ class RefreshEndpointEndToEndTests {
 			assertThat(reloads(gateway, "accepted")).isEqualTo(1);
 			assertThat(reloads(gateway, "rejected")).isEqualTo(1);
 		}
+	}
+
+	/**
+	 * A gateway reading its policy from {@code config}, its {@code orders} route limited
+	 * by it, with the actuator endpoints {@code exposed}.
+	 */
+	private static GatewayRunner gateway(Path config, Upstream upstream, String exposed) {
+		return GatewayRunner.start("spring.config.import=file:" + config,
+				"management.endpoints.web.exposure.include=" + exposed,
+				"spring.cloud.gateway.server.webflux.routes[0].id=orders",
+				"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+				"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/orders/**",
+				"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=orders");
 	}
 
 	private static DocumentContext read(GatewayRunner gateway, String path) {
