@@ -95,7 +95,7 @@ public final class RequestPathMeasurement {
 				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1_000_000)), List.of()),
 				List.of(new RateLimitRequestMetrics(new SimpleMeterRegistry()), new RateLimitTotals()),
 				HeaderStyle.DRAFT_06, "X-API-Key", RequestPathFixture.problemWriter(), null, costResolver,
-				RateLimitMessages.DEFAULTS)
+				RateLimitMessages.DEFAULTS, new HeldRequests(10_000))
 			.forRoute(policies, policy, "orders", null);
 		MockServerWebExchange mock = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").header("X-Client", "client-1"));

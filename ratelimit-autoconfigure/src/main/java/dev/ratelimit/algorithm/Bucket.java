@@ -122,6 +122,19 @@ public abstract class Bucket extends StateWords {
 	}
 
 	/**
+	 * Give back {@code cost} units that every limit consumed at {@code consumedAtNanos}
+	 * for a request that was never forwarded (a held request cancelled), at
+	 * {@code nowNanos}: each limit takes them off what still counts them
+	 * ({@link Limit#refund}). The request still counts as judged.
+	 */
+	public final void refund(long nowNanos, long cost, long consumedAtNanos) {
+		List<Limit> limits = limits();
+		for (int i = 0; i < limits.size(); i++) {
+			limits.get(i).refund(state(i), nowNanos, cost, consumedAtNanos);
+		}
+	}
+
+	/**
 	 * Make this started bucket take over {@code previous}, a bucket of the same client
 	 * under other limits, at {@code nowNanos}: each limit keeps the state of an equal
 	 * previous limit at the same position as it is, or carries it over as its algorithm

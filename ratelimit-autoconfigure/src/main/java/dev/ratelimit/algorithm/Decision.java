@@ -36,7 +36,18 @@ public final class Decision extends Verdict {
 	 * ignored when allowed, where it is {@code 0}
 	 */
 	public Decision(boolean allowed, long remaining, long limit, long resetNanos, long retryAfterNanos) {
-		super(allowed, allowed ? 0 : retryAfterNanos, false);
+		this(allowed, remaining, limit, resetNanos, retryAfterNanos, 0);
+	}
+
+	/**
+	 * A decision of a shaping limit, which may admit a request to be released later.
+	 * @param delayNanos when allowed, nanoseconds the request is to be held before it is
+	 * forwarded, its place in the bucket taken; ignored when rejected, where it is
+	 * {@code 0}
+	 */
+	public Decision(boolean allowed, long remaining, long limit, long resetNanos, long retryAfterNanos,
+			long delayNanos) {
+		super(allowed, allowed ? 0 : retryAfterNanos, allowed ? delayNanos : 0, false);
 		this.remaining = remaining;
 		this.limit = limit;
 		this.resetNanos = resetNanos;
@@ -117,18 +128,21 @@ public final class Decision extends Verdict {
 	public boolean equals(Object other) {
 		return this == other || other instanceof Decision decision && allowed() == decision.allowed()
 				&& this.remaining == decision.remaining && this.limit == decision.limit
-				&& this.resetNanos == decision.resetNanos && retryAfterNanos() == decision.retryAfterNanos();
+				&& this.resetNanos == decision.resetNanos && retryAfterNanos() == decision.retryAfterNanos()
+				&& delayNanos() == decision.delayNanos();
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(allowed(), this.remaining, this.limit, this.resetNanos, retryAfterNanos());
+		return Objects.hash(allowed(), this.remaining, this.limit, this.resetNanos, retryAfterNanos(),
+				delayNanos());
 	}
 
 	@Override
 	public String toString() {
 		return "Decision[allowed=" + allowed() + ", remaining=" + this.remaining + ", limit=" + this.limit
-				+ ", resetNanos=" + this.resetNanos + ", retryAfterNanos=" + retryAfterNanos() + "]";
+				+ ", resetNanos=" + this.resetNanos + ", retryAfterNanos=" + retryAfterNanos()
+				+ ((delayNanos() > 0) ? ", delayNanos=" + delayNanos() : "") + "]";
 	}
 
 }

@@ -77,6 +77,19 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		setCount(state, roll(state, nowNanos, Nanos.ofValidated(this.window)) + cost);
 	}
 
+	/**
+	 * Taken off the count while the window they were counted in is still the current
+	 * one; a later window never counted them.
+	 */
+	@Override
+	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
+		long windowNanos = Nanos.ofValidated(this.window);
+		long count = roll(state, nowNanos, windowNanos);
+		if (AlignedWindows.index(consumedAtNanos, windowNanos) == windowIndex(state)) {
+			setCount(state, Math.max(0, count - units));
+		}
+	}
+
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		return Map.of("count", roll(state, nowNanos, Nanos.ofValidated(this.window)));

@@ -4,19 +4,39 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * Leaky bucket as a meter: a queue of {@code capacity} draining continuously at
- * {@code drainRate} per {@code drainPeriod}. A request enters when the queue has room
- * for its cost. Unlike pseudocode that drains whole units, fractional drains are kept (the level
- * is fractional and the drain instant always advances to now), so a slow rate drains
+ * Leaky bucket: a queue of {@code capacity} draining continuously at {@code drainRate}
+ * per {@code drainPeriod}. A request enters when the queue has room for its cost.
+ * Unlike pseudocode that drains whole units, fractional drains are kept (the level is
+ * fractional and the drain instant always advances to now), so a slow rate drains
  * smoothly and the queue never holds more than its capacity.
+ * <p>
+ * As a meter (no {@code shaping}) a request that enters is forwarded at once. As a
+ * queue it is forwarded when the queue ahead of it has drained (all but the
+ * {@link Shaping#delayAfter()} units that pass at once), so requests leave at the drain
+ * rate however they arrive; one whose wait would exceed {@link Shaping#maxDelay()} is
+ * rejected at once.
  */
-public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod) implements Limit {
+public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
+		@Nullable Shaping shaping) implements Limit {
 
 	public LeakyBucket {
 		Validation.positive("capacity", capacity);
 		Validation.positiveRate("drain-rate", drainRate);
 		Validation.positiveDuration("drain-period", drainPeriod);
+		if (shaping != null && shaping.delayAfter() >= capacity) {
+			throw new IllegalArgumentException("shaping.delay-after must be less than capacity (" + capacity
+					+ ") but was " + shaping.delayAfter() + ", or no request would ever be held");
+		}
+	}
+
+	/**
+	 * A leaky bucket as a meter.
+	 */
+	public LeakyBucket(long capacity, double drainRate, Duration drainPeriod) {
+		this(capacity, drainRate, drainPeriod, null);
 	}
 
 	@Override
@@ -43,6 +63,10 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 		parameters.put("capacity", this.capacity);
 		parameters.put("drain-rate", this.drainRate);
 		parameters.put("drain-period", this.drainPeriod);
+		if (this.shaping != null) {
+			parameters.put("shaping.max-delay", this.shaping.maxDelay());
+			parameters.put("shaping.delay-after", this.shaping.delayAfter());
+		}
 		return parameters;
 	}
 
@@ -69,27 +93,58 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		double periodNanos = Nanos.of(this.drainPeriod);
 		double level = drain(state, nowNanos, periodNanos);
+		if (this.shaping != null) {
+			return queue(state, level, cost, consume, periodNanos);
+		}
 		boolean allowed = level + cost <= this.capacity + Nanos.UNIT_EPSILON;
-		long remaining;
-		long reset;
-		if (allowed) {
-			double after = Math.min(this.capacity, level + cost);
-			if (consume) {
-				setLevel(state, after);
-			}
-			remaining = Nanos.wholeUnits(this.capacity - after);
-			// When the next whole slot drains, not when the queue is empty: within that
-			// time the client can use no more than the remaining.
-			reset = (remaining < this.capacity)
-					? untilDrained(after - (this.capacity - remaining - 1), periodNanos) : 0;
+		if (!allowed) {
+			return Decision.rejected(Nanos.wholeUnits(this.capacity - level), this.capacity,
+					untilFits(level, cost, periodNanos));
 		}
-		else {
-			remaining = Nanos.wholeUnits(this.capacity - level);
-			// A cost above the capacity never fits; report when the queue is empty.
-			double overflow = Math.min(level, level + cost - this.capacity);
-			reset = Math.max(1, untilDrained(overflow, periodNanos));
+		double after = Math.min(this.capacity, level + cost);
+		if (consume) {
+			setLevel(state, after);
 		}
-		return new Decision(allowed, remaining, this.capacity, reset, allowed ? 0 : reset);
+		long remaining = Nanos.wholeUnits(this.capacity - after);
+		return new Decision(true, remaining, this.capacity, reset(after, remaining, periodNanos), 0);
+	}
+
+	/**
+	 * The judgement of a shaping bucket: the request's place at the back of the queue,
+	 * released once what is ahead of it has drained to what passes at once.
+	 */
+	private Decision queue(StateWords state, double level, long cost, boolean consume, double periodNanos) {
+		long delay = untilDrained(level - (this.shaping.delayAfter() - 1), periodNanos);
+		long overDelay = delay - this.shaping.maxDelayNanos();
+		boolean fits = level + cost <= this.capacity + Nanos.UNIT_EPSILON;
+		if (!fits || overDelay > 0) {
+			// Until the cost fits and the queue ahead drains to within the longest hold.
+			long retryAfter = Math.max(fits ? 0 : untilFits(level, cost, periodNanos), Math.max(1, overDelay));
+			return Decision.rejected(Nanos.wholeUnits(this.capacity - level), this.capacity, retryAfter);
+		}
+		double after = Math.min(this.capacity, level + cost);
+		if (consume) {
+			setLevel(state, after);
+		}
+		long remaining = Nanos.wholeUnits(this.capacity - after);
+		return new Decision(true, remaining, this.capacity, reset(after, remaining, periodNanos), 0, delay);
+	}
+
+	/**
+	 * When the next whole slot drains after a request left the queue at {@code after},
+	 * not when the queue is empty: within that time the client can use no more than the
+	 * remaining.
+	 */
+	private long reset(double after, long remaining, double periodNanos) {
+		return (remaining < this.capacity) ? untilDrained(after - (this.capacity - remaining - 1), periodNanos) : 0;
+	}
+
+	/**
+	 * Nanoseconds until {@code cost} fits in a queue at {@code level}, at least one; a cost
+	 * above the capacity never fits, so when the queue is empty.
+	 */
+	private long untilFits(double level, long cost, double periodNanos) {
+		return Math.max(1, untilDrained(Math.min(level, level + cost - this.capacity), periodNanos));
 	}
 
 	@Override
@@ -98,9 +153,32 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod)
 		setLevel(state, Math.min(this.capacity, level + cost));
 	}
 
+	/**
+	 * The units leave the queue: drained first to now, so that units already drained
+	 * are not given back twice.
+	 */
+	@Override
+	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
+		double level = drain(state, nowNanos, Nanos.of(this.drainPeriod));
+		setLevel(state, Math.max(0, level - units));
+	}
+
+	/**
+	 * The queue's level; a shaping bucket's also the seconds a request judged now would
+	 * be held ({@code hold}).
+	 */
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		return Map.of("level", Nanos.display(drain(state, nowNanos, Nanos.of(this.drainPeriod))));
+		double periodNanos = Nanos.of(this.drainPeriod);
+		double level = drain(state, nowNanos, periodNanos);
+		if (this.shaping == null) {
+			return Map.of("level", Nanos.display(level));
+		}
+		long hold = untilDrained(level - (this.shaping.delayAfter() - 1), periodNanos);
+		Map<String, Number> described = new LinkedHashMap<>();
+		described.put("level", Nanos.display(level));
+		described.put("hold", Nanos.display(hold / (double) Nanos.PER_SECOND));
+		return described;
 	}
 
 	/**

@@ -3,6 +3,8 @@ package dev.ratelimit.algorithm;
 import java.time.Duration;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One configured limit: an algorithm with its parameters. Immutable and validated on
  * construction; it judges a client's state, kept in {@link StateWords} that belong to
@@ -31,6 +33,16 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	 */
 	default Duration idleTimeout() {
 		return window();
+	}
+
+	/**
+	 * How this limit shapes, holding a request it cannot admit at once until it would;
+	 * {@code null} for a limit that meters, admitting at once or rejecting. Only the
+	 * buckets shape: a window admits its whole limit again at each boundary, so requests
+	 * held for it would all be released together.
+	 */
+	default @Nullable Shaping shaping() {
+		return null;
 	}
 
 	/**
@@ -82,6 +94,14 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 		}
 		return decision;
 	}
+
+	/**
+	 * Give back {@code units} consumed at {@code consumedAtNanos} by a request that was
+	 * never forwarded (a held request cancelled): taken off whatever still counts them
+	 * at {@code nowNanos}, so that the state is what the forwarded requests alone
+	 * explain. Units a window or a bucket no longer counts are not given back twice.
+	 */
+	void refund(StateWords state, long nowNanos, long units, long consumedAtNanos);
 
 	/**
 	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,

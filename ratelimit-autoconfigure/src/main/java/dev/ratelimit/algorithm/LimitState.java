@@ -38,6 +38,14 @@ public final class LimitState extends StateWords {
 	}
 
 	/**
+	 * Give back {@code units} consumed at {@code consumedAtNanos} by a request never
+	 * forwarded, as {@link Limit#refund} has it.
+	 */
+	public void refund(long nowNanos, long units, long consumedAtNanos) {
+		this.limit.refund(this, nowNanos, units, consumedAtNanos);
+	}
+
+	/**
 	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,
 	 * log size), keyed by name, for display.
 	 */

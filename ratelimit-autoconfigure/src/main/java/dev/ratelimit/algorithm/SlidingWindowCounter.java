@@ -114,6 +114,23 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		setCurrentCount(state, currentCount(state) + cost);
 	}
 
+	/**
+	 * Taken off the count of the window they were counted in, the current or the
+	 * previous one; an older window no longer weighs.
+	 */
+	@Override
+	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
+		long windowNanos = Nanos.ofValidated(this.window);
+		roll(state, nowNanos, windowNanos);
+		long consumedIn = AlignedWindows.index(consumedAtNanos, windowNanos);
+		if (consumedIn == windowIndex(state)) {
+			setCurrentCount(state, Math.max(0, currentCount(state) - units));
+		}
+		else if (consumedIn == windowIndex(state) - 1) {
+			setPreviousCount(state, Math.max(0, previousCount(state) - units));
+		}
+	}
+
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		long windowNanos = Nanos.ofValidated(this.window);

@@ -108,6 +108,28 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		append(state, log, nowNanos, cost);
 	}
 
+	/**
+	 * The entries of the request leave the log: the oldest of those at or after
+	 * {@code consumedAtNanos}, where {@link #append} put them (an entry is never older
+	 * than the one before it), unless they expired meanwhile.
+	 */
+	@Override
+	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
+		long[] log = log(state);
+		expire(state, log, nowNanos, Nanos.ofValidated(this.window));
+		int head = head(state);
+		int size = size(state);
+		int first = 0;
+		while (first < size && entry(log, head, first) < consumedAtNanos) {
+			first++;
+		}
+		int removed = (int) Math.min(units, size - first);
+		for (int i = first; i + removed < size; i++) {
+			log[index(log, head, i)] = entry(log, head, i + removed);
+		}
+		setSize(state, size - removed);
+	}
+
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		expire(state, log(state), nowNanos, Nanos.ofValidated(this.window));

@@ -4,18 +4,38 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Token bucket: bursts up to {@code capacity}, refilled continuously at
  * {@code refillRate} per {@code refillPeriod}. A new client starts with a full
  * bucket; tokens are fractional, so a slow rate (1 per minute) refills smoothly and
  * the bucket never holds more than its capacity.
+ * <p>
+ * With {@code shaping}, a request finding too few tokens reserves the tokens still to
+ * come, when they come within {@link Shaping#maxDelay()}: the tokens go below zero and
+ * the request is released when they are refilled, so each later request waits behind
+ * it (a reservation, as Guava's {@code tryAcquire(timeout)}). Otherwise it is rejected
+ * at once.
  */
-public record TokenBucket(long capacity, double refillRate, Duration refillPeriod) implements Limit {
+public record TokenBucket(long capacity, double refillRate, Duration refillPeriod,
+		@Nullable Shaping shaping) implements Limit {
 
 	public TokenBucket {
 		Validation.positive("capacity", capacity);
 		Validation.positiveRate("refill-rate", refillRate);
 		Validation.positiveDuration("refill-period", refillPeriod);
+		if (shaping != null && shaping.delayAfter() != 1) {
+			throw new IllegalArgumentException("shaping.delay-after must not be set for a token bucket, whose "
+					+ "capacity is the burst that passes at once, but was " + shaping.delayAfter());
+		}
+	}
+
+	/**
+	 * A token bucket that meters.
+	 */
+	public TokenBucket(long capacity, double refillRate, Duration refillPeriod) {
+		this(capacity, refillRate, refillPeriod, null);
 	}
 
 	@Override
@@ -42,6 +62,9 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		parameters.put("capacity", this.capacity);
 		parameters.put("refill-rate", this.refillRate);
 		parameters.put("refill-period", this.refillPeriod);
+		if (this.shaping != null) {
+			parameters.put("shaping.max-delay", this.shaping.maxDelay());
+		}
 		return parameters;
 	}
 
@@ -68,6 +91,9 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
 		double periodNanos = Nanos.of(this.refillPeriod);
 		double tokens = refill(state, nowNanos, periodNanos);
+		if (this.shaping != null) {
+			return reserve(state, tokens, cost, consume, periodNanos);
+		}
 		boolean allowed = tokens + Nanos.UNIT_EPSILON >= cost;
 		long remaining;
 		long reset;
@@ -89,12 +115,45 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		return new Decision(allowed, remaining, this.capacity, reset, allowed ? 0 : reset);
 	}
 
+	/**
+	 * The judgement of a shaping bucket: the tokens missing are reserved, and the request
+	 * released when they have been refilled.
+	 */
+	private Decision reserve(StateWords state, double tokens, long cost, boolean consume, double periodNanos) {
+		long delay = untilHolding(cost, tokens, periodNanos);
+		long overDelay = delay - this.shaping.maxDelayNanos();
+		if (overDelay > 0) {
+			return Decision.rejected(Nanos.wholeUnits(tokens), this.capacity, overDelay);
+		}
+		double after = tokens - cost;
+		if (consume) {
+			setTokens(state, after);
+		}
+		long remaining = Nanos.wholeUnits(after);
+		long reset = (remaining < this.capacity) ? untilHolding(remaining + 1, after, periodNanos) : 0;
+		return new Decision(true, remaining, this.capacity, reset, 0, delay);
+	}
+
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		double tokens = refill(state, nowNanos, Nanos.of(this.refillPeriod));
-		setTokens(state, Math.max(0, tokens - cost));
+		// A shaping bucket's tokens go below zero: the reservations of held requests.
+		setTokens(state, (this.shaping != null) ? tokens - cost : Math.max(0, tokens - cost));
 	}
 
+	/**
+	 * The tokens come back, refilled first to now and at most the capacity, so that a
+	 * full bucket is not overfilled.
+	 */
+	@Override
+	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
+		double tokens = refill(state, nowNanos, Nanos.of(this.refillPeriod));
+		setTokens(state, Math.min(this.capacity, tokens + units));
+	}
+
+	/**
+	 * The tokens held, below zero while held requests have reserved tokens still to come.
+	 */
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		return Map.of("tokens", Nanos.display(refill(state, nowNanos, Nanos.of(this.refillPeriod))));
@@ -110,7 +169,10 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
 		if (previous instanceof TokenBucket old) {
 			double consumed = old.capacity - old.refill(from, nowNanos, Nanos.of(old.refillPeriod));
-			setTokens(to, Math.max(0, Math.min(this.capacity, this.capacity - consumed)));
+			// Reservations below zero are kept while this bucket shapes too: their requests
+			// are still held, and later ones wait behind them.
+			double floor = (this.shaping != null) ? Double.NEGATIVE_INFINITY : 0;
+			setTokens(to, Math.max(floor, Math.min(this.capacity, this.capacity - consumed)));
 			setRefilledAt(to, refilledAt(from));
 		}
 	}

@@ -31,11 +31,14 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 	private final long retryAfterNanos;
 
+	private final long delayNanos;
+
 	private final boolean fallback;
 
-	Verdict(boolean allowed, long retryAfterNanos, boolean fallback) {
+	Verdict(boolean allowed, long retryAfterNanos, long delayNanos, boolean fallback) {
 		this.allowed = allowed;
 		this.retryAfterNanos = retryAfterNanos;
+		this.delayNanos = delayNanos;
 		this.fallback = fallback;
 	}
 
@@ -64,11 +67,13 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 		}
 		boolean allowed = true;
 		long retryAfter = 0;
+		long delay = 0;
 		for (Decision decision : decisions) {
 			if (!decision.allowed()) {
 				allowed = false;
 				retryAfter = Math.max(retryAfter, decision.retryAfterNanos());
 			}
+			delay = Math.max(delay, decision.delayNanos());
 		}
 		int reported = 0;
 		for (int i = 1; i < decisions.length; i++) {
@@ -76,7 +81,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 				reported = i;
 			}
 		}
-		return new OfAll(allowed, decisions, reported, retryAfter, false);
+		return new OfAll(allowed, decisions, reported, retryAfter, allowed ? delay : 0, false);
 	}
 
 	/**
@@ -84,16 +89,17 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * report.
 	 */
 	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
-		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, true);
+		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, 0, true);
 	}
 
 	/**
-	 * This verdict, marked as decided by a store's failure mode.
+	 * This verdict, marked as decided by a store's failure mode, which holds no request:
+	 * its delay is dropped.
 	 */
 	public abstract Verdict asFallback();
 
 	static Verdict fallbackOf(Decision decision) {
-		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), true);
+		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), 0, true);
 	}
 
 	/**
@@ -116,6 +122,15 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 */
 	public long retryAfterNanos() {
 		return this.retryAfterNanos;
+	}
+
+	/**
+	 * When allowed by a shaping limit, nanoseconds the request is to be held before it
+	 * is forwarded: the longest any limit asks, each having taken the request's place;
+	 * {@code 0} when it goes at once, when rejected and when a failure mode decided.
+	 */
+	public long delayNanos() {
+		return this.delayNanos;
 	}
 
 	/**
@@ -180,15 +195,15 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 		private final int reportedIndex;
 
 		private OfAll(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
-				boolean fallback) {
-			super(allowed, retryAfterNanos, fallback);
+				long delayNanos, boolean fallback) {
+			super(allowed, retryAfterNanos, delayNanos, fallback);
 			this.decisions = decisions;
 			this.reportedIndex = reportedIndex;
 		}
 
 		@Override
 		public Verdict asFallback() {
-			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), true);
+			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), 0, true);
 		}
 
 		@Override

@@ -118,9 +118,14 @@ final class PoliciesFromProperties {
 		for (RateLimitProperties.LimitSpec spec : specs) {
 			limits.add(new PolicySettings.LimitSpec(spec.getName(), spec.getAlgorithm(), spec.getLimit(),
 					spec.getWindow(), spec.getCapacity(), spec.getRefillRate(), spec.getRefillPeriod(),
-					spec.getDrainRate(), spec.getDrainPeriod()));
+					spec.getDrainRate(), spec.getDrainPeriod(), shaping(spec.getShaping())));
 		}
 		return limits;
+	}
+
+	private static PolicySettings.@Nullable ShapingSpec shaping(RateLimitProperties.@Nullable Shaping shaping) {
+		return (shaping != null) ? new PolicySettings.ShapingSpec(shaping.getMaxDelay(), shaping.getDelayAfter())
+				: null;
 	}
 
 	/**

@@ -64,6 +64,11 @@ public class RateLimitProperties {
 	private final Caffeine caffeine = new Caffeine();
 
 	/**
+	 * This node's bounds on requests held by shaping limits.
+	 */
+	private final NodeShaping shaping = new NodeShaping();
+
+	/**
 	 * Rate limiting of a plain Spring WebFlux application, without Spring Cloud Gateway.
 	 */
 	private final Web web = new Web();
@@ -142,6 +147,10 @@ public class RateLimitProperties {
 
 	public Caffeine getCaffeine() {
 		return this.caffeine;
+	}
+
+	public NodeShaping getShaping() {
+		return this.shaping;
 	}
 
 	public Problem getProblem() {
@@ -426,6 +435,12 @@ public class RateLimitProperties {
 		 */
 		private @Nullable Duration drainPeriod;
 
+		/**
+		 * Shaping, for a leaky or token bucket: requests the bucket cannot admit at once
+		 * are held and forwarded at its rate rather than rejected. Off unless set.
+		 */
+		private @Nullable Shaping shaping;
+
 		public @Nullable String getName() {
 			return this.name;
 		}
@@ -496,6 +511,72 @@ public class RateLimitProperties {
 
 		public void setDrainPeriod(@Nullable Duration drainPeriod) {
 			this.drainPeriod = drainPeriod;
+		}
+
+		public @Nullable Shaping getShaping() {
+			return this.shaping;
+		}
+
+		public void setShaping(@Nullable Shaping shaping) {
+			this.shaping = shaping;
+		}
+
+	}
+
+	/**
+	 * How a limit shapes: holds a request until the bucket would admit it, when that is
+	 * within max-delay, instead of rejecting it.
+	 */
+	public static class Shaping {
+
+		/**
+		 * Longest a request may be held; a request that would wait longer is rejected at
+		 * once, with Retry-After. Required.
+		 */
+		private @Nullable Duration maxDelay;
+
+		/**
+		 * Units of a leaky bucket's queue that pass at once before the rest are spaced at
+		 * the drain rate (nginx's delay=N is N + 1). Defaults to 1: every request behind
+		 * the first is spaced.
+		 */
+		private @Nullable Long delayAfter;
+
+		public @Nullable Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(@Nullable Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+		public @Nullable Long getDelayAfter() {
+			return this.delayAfter;
+		}
+
+		public void setDelayAfter(@Nullable Long delayAfter) {
+			this.delayAfter = delayAfter;
+		}
+
+	}
+
+	/**
+	 * This node's bounds on requests held by shaping limits.
+	 */
+	public static class NodeShaping {
+
+		/**
+		 * Most requests this node holds at once, across all routes. A request a limit
+		 * would hold beyond it is answered 503 with Retry-After, its place given back.
+		 */
+		private int maxHeldRequests = 10_000;
+
+		public int getMaxHeldRequests() {
+			return this.maxHeldRequests;
+		}
+
+		public void setMaxHeldRequests(int maxHeldRequests) {
+			this.maxHeldRequests = maxHeldRequests;
 		}
 
 	}

@@ -1,8 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
+import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.web.CostResolver;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
@@ -35,14 +37,23 @@ class RequestPathConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	HeldRequests rateLimitHeldRequests(RateLimitProperties properties) {
+		return new HeldRequests((int) ConfigurationChecks.requirePositive("ratelimit.shaping.max-held-requests",
+				properties.getShaping().getMaxHeldRequests()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RequestJudges rateLimitRequestJudges(LivePolicies policies, BucketStores stores,
 			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
-			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource) {
+			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource,
+			HeldRequests heldRequests) {
 		return new RequestJudges(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
 				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
 				costResolver.getIfUnique(),
-				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()));
+				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()),
+				heldRequests);
 	}
 
 }

@@ -11,16 +11,18 @@ import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
+import dev.ratelimit.policy.PolicySettings.ShapingSpec;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Turns one configured limit into its algorithm's {@link Limit}, checking that it sets
- * the parameters its algorithm takes, and only those, each positive, and that the
- * policy's cost fits its quota.
+ * the parameters its algorithm takes, and only those, each positive, that the policy's
+ * cost fits its quota, and that only a bucket shapes.
  */
 final class LimitFactory {
 
@@ -66,6 +68,7 @@ final class LimitFactory {
 				checkPositive(path + "." + field, value, problems);
 			}
 		});
+		Shaping shaping = shaping(path + ".shaping", spec.shaping(), algorithm, spec.capacity(), problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
@@ -77,7 +80,7 @@ final class LimitFactory {
 			return null;
 		}
 		try {
-			return build(algorithm, spec);
+			return build(algorithm, spec, shaping);
 		}
 		catch (IllegalArgumentException ex) {
 			problems.add(new ConfigurationProblem(path, algorithm.configName(), ex.getMessage()));
@@ -85,7 +88,48 @@ final class LimitFactory {
 		}
 	}
 
-	private static Limit build(Algorithm algorithm, LimitSpec spec) {
+	/**
+	 * The limit's shaping, {@code null} when it has none or a problem was added.
+	 */
+	private static @Nullable Shaping shaping(String path, @Nullable ShapingSpec spec, Algorithm algorithm,
+			@Nullable Long capacity, List<ConfigurationProblem> problems) {
+		if (spec == null) {
+			return null;
+		}
+		if (algorithm != Algorithm.LEAKY_BUCKET && algorithm != Algorithm.TOKEN_BUCKET) {
+			problems.add(new ConfigurationProblem(path, algorithm.configName(), "must not be set for "
+					+ algorithm.configName() + ": a window admits its whole limit again at each boundary, so "
+					+ "the requests held for it would all be released at once; shape with leaky-bucket or "
+					+ "token-bucket"));
+			return null;
+		}
+		int problemsBefore = problems.size();
+		if (spec.maxDelay() == null) {
+			problems.add(new ConfigurationProblem(path + ".max-delay", null,
+					"must be set to shape: the longest a request may be held (for example 2s)"));
+		}
+		else {
+			ConfigurationChecks.positive(path + ".max-delay", spec.maxDelay(), problems);
+		}
+		Long delayAfter = spec.delayAfter();
+		if (delayAfter != null && algorithm == Algorithm.TOKEN_BUCKET) {
+			problems.add(new ConfigurationProblem(path + ".delay-after", delayAfter, "must not be set for "
+					+ "token-bucket, whose capacity is the burst that passes at once"));
+		}
+		else if (delayAfter != null && delayAfter > 0 && capacity != null && delayAfter >= capacity) {
+			problems.add(new ConfigurationProblem(path + ".delay-after", delayAfter,
+					"must be less than capacity (" + capacity + "), or no request would ever be held"));
+		}
+		else if (delayAfter != null) {
+			ConfigurationChecks.positive(path + ".delay-after", delayAfter, problems);
+		}
+		if (problems.size() > problemsBefore) {
+			return null;
+		}
+		return new Shaping(spec.maxDelay(), (delayAfter != null) ? delayAfter : 1);
+	}
+
+	private static Limit build(Algorithm algorithm, LimitSpec spec, @Nullable Shaping shaping) {
 		switch (algorithm) {
 			case FIXED_WINDOW:
 				return new FixedWindow(spec.limit(), spec.window());
@@ -94,9 +138,9 @@ final class LimitFactory {
 			case SLIDING_WINDOW_COUNTER:
 				return new SlidingWindowCounter(spec.limit(), spec.window());
 			case TOKEN_BUCKET:
-				return new TokenBucket(spec.capacity(), spec.refillRate(), orDefault(spec.refillPeriod()));
+				return new TokenBucket(spec.capacity(), spec.refillRate(), orDefault(spec.refillPeriod()), shaping);
 			case LEAKY_BUCKET:
-				return new LeakyBucket(spec.capacity(), spec.drainRate(), orDefault(spec.drainPeriod()));
+				return new LeakyBucket(spec.capacity(), spec.drainRate(), orDefault(spec.drainPeriod()), shaping);
 			default:
 				throw new IllegalStateException("unhandled algorithm " + algorithm);
 		}

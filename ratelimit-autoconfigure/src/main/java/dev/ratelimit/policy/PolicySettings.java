@@ -46,11 +46,21 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 
 	/**
 	 * One limit as configured: the algorithm and the parameters it takes, the others
-	 * unset.
+	 * unset, and how it shapes, if it does.
 	 */
 	public record LimitSpec(@Nullable String name, @Nullable String algorithm, @Nullable Long limit,
 			@Nullable Duration window, @Nullable Long capacity, @Nullable Double refillRate,
-			@Nullable Duration refillPeriod, @Nullable Double drainRate, @Nullable Duration drainPeriod) {
+			@Nullable Duration refillPeriod, @Nullable Double drainRate, @Nullable Duration drainPeriod,
+			@Nullable ShapingSpec shaping) {
+	}
+
+	/**
+	 * A limit's shaping as configured; a limit without it meters.
+	 *
+	 * @param maxDelay the longest a request may be held
+	 * @param delayAfter units of a leaky bucket's queue that pass at once, if set
+	 */
+	public record ShapingSpec(@Nullable Duration maxDelay, @Nullable Long delayAfter) {
 	}
 
 }

@@ -173,6 +173,7 @@ public final class RateLimitPolicyFactory {
 			Tier tier = tier(tierPath, tierName, specs, policy.cost(), problems);
 			if (tier != null) {
 				this.tierRule.check(id, tier, tierPath, problems);
+				checkShapingStore(tierPath, tier, store, problems);
 				tiers.put(tierName, tier);
 			}
 		});
@@ -187,6 +188,26 @@ public final class RateLimitPolicyFactory {
 		}
 		return new RateLimitPolicy(id, key, policy.shadow(), policy.cost(), store, tiers, tiers.get(defaultTierName),
 				policy.onMissingKey(), missingKeyStatus, costHeader);
+	}
+
+	/**
+	 * Shaping needs one schedule for every node: the Redis store keeps it in Redis, the
+	 * Caffeine store on its one node. The hybrid store's nodes each spend leases of their
+	 * own, so each would release at its own pace.
+	 */
+	private static void checkShapingStore(String tierPath, Tier tier, @Nullable StoreType store,
+			List<ConfigurationProblem> problems) {
+		if (store != StoreType.HYBRID) {
+			return;
+		}
+		for (int i = 0; i < tier.limits().size(); i++) {
+			if (tier.limits().get(i).shaping() != null) {
+				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].shaping", "store hybrid",
+						"must not be set for a policy on store hybrid, whose nodes each admit from leases of "
+								+ "their own and so would each release at their own pace; shape on store "
+								+ "redis, which keeps one schedule for the fleet"));
+			}
+		}
 	}
 
 	/**

@@ -39,4 +39,18 @@ public interface BucketDecider {
 		return null;
 	}
 
+	/**
+	 * Give back {@code cost} units that a request admitted {@code heldNanos} ago took in
+	 * the bucket {@code id} of {@code tier}, because it was held and never forwarded (its
+	 * client went away): every limit takes them off what still counts them, so that
+	 * later requests are admitted sooner. Called at most once per admitted request, only
+	 * for a verdict with a {@linkplain Verdict#delayNanos() delay}.
+	 * @return completes once given back, or fails when the store cannot; a store that
+	 * cannot give back does not shape, and the policies refuse shaping on it at start-up
+	 */
+	default Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
+		return Mono.error(new UnsupportedOperationException("Rate limit store '" + name()
+				+ "' cannot give back the place of a held request"));
+	}
+
 }

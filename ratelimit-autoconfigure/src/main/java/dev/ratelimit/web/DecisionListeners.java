@@ -64,6 +64,17 @@ final class DecisionListeners {
 			}
 		}
 
+		void notifyDelayed(Outcome outcome, long decisionNanos, long delayNanos) {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onDelayed(outcome, decisionNanos, delayNanos);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
 	}
 
 }

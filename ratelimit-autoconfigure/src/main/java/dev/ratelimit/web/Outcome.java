@@ -9,10 +9,22 @@ public enum Outcome {
 
 	ALLOWED("allowed"),
 
+	/**
+	 * Admitted by a shaping limit to be held, then forwarded when its place in the
+	 * bucket comes (or given back, should its client go away first).
+	 */
+	DELAYED("delayed"),
+
 	REJECTED("rejected"),
 
 	/** Over the limit in a shadow policy: counted, reported, let through. */
 	SHADOW_REJECTED("shadow-rejected"),
+
+	/**
+	 * Would have been held by a shaping limit of a shadow policy: counted, reported,
+	 * forwarded at once.
+	 */
+	SHADOW_DELAYED("shadow-delayed"),
 
 	/** The store failed and its failure mode decided. */
 	ERROR("error"),
@@ -27,7 +39,14 @@ public enum Outcome {
 	 * The request's cost (its policy's cost header, or a {@code CostResolver}'s answer)
 	 * is not one its tier could ever admit: answered with 400, no store asked.
 	 */
-	INVALID_COST("invalid-cost");
+	INVALID_COST("invalid-cost"),
+
+	/**
+	 * A shaping limit would have held the request, but this node holds as many as
+	 * {@code ratelimit.shaping.max-held-requests} allows: answered with 503, its place
+	 * given back.
+	 */
+	HOLDS_FULL("holds-full");
 
 	private final String tagValue;
 
@@ -48,6 +67,9 @@ public enum Outcome {
 			return ERROR;
 		}
 		if (verdict.allowed()) {
+			if (verdict.delayNanos() > 0) {
+				return shadow ? SHADOW_DELAYED : DELAYED;
+			}
 			return ALLOWED;
 		}
 		return shadow ? SHADOW_REJECTED : REJECTED;

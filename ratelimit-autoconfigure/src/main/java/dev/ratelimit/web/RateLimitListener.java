@@ -20,6 +20,16 @@ public interface RateLimitListener {
 	void onDecision(String policy, String tier, String routeId, String store, Outcome outcome, long decisionNanos);
 
 	/**
+	 * A decision that holds the request, or would in a shadow policy: told with the
+	 * hold. By default told as any decision, without it.
+	 * @param delayNanos how long the request is held before it is forwarded
+	 */
+	default void onDelayed(String policy, String tier, String routeId, String store, Outcome outcome,
+			long decisionNanos, long delayNanos) {
+		onDecision(policy, tier, routeId, store, outcome, decisionNanos);
+	}
+
+	/**
 	 * This listener for the decisions of one route under one tier of its policy, asked
 	 * for once when the route is built, so that a listener can find what it records
 	 * into once per route rather than once per request. By default each decision goes
@@ -31,7 +41,19 @@ public interface RateLimitListener {
 	 * @return told of each decision of that route under that tier
 	 */
 	default RouteTierListener forRouteTier(String policy, String tier, String routeId, String store) {
-		return (outcome, decisionNanos) -> onDecision(policy, tier, routeId, store, outcome, decisionNanos);
+		return new RouteTierListener() {
+
+			@Override
+			public void onDecision(Outcome outcome, long decisionNanos) {
+				RateLimitListener.this.onDecision(policy, tier, routeId, store, outcome, decisionNanos);
+			}
+
+			@Override
+			public void onDelayed(Outcome outcome, long decisionNanos, long delayNanos) {
+				RateLimitListener.this.onDelayed(policy, tier, routeId, store, outcome, decisionNanos, delayNanos);
+			}
+
+		};
 	}
 
 	/**
@@ -46,6 +68,15 @@ public interface RateLimitListener {
 		 * @param decisionNanos time spent waiting for the store's verdict
 		 */
 		void onDecision(Outcome outcome, long decisionNanos);
+
+		/**
+		 * A decision that holds the request, or would in a shadow policy, with the hold;
+		 * by default told as any decision.
+		 * @param delayNanos how long the request is held before it is forwarded
+		 */
+		default void onDelayed(Outcome outcome, long decisionNanos, long delayNanos) {
+			onDecision(outcome, decisionNanos);
+		}
 
 	}
 

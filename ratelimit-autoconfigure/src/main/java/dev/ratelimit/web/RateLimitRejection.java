@@ -12,7 +12,8 @@ import org.springframework.http.HttpStatusCode;
  * @param reason why the request is refused
  * @param status the status the default handler answers with: {@code 429} over a limit
  * or refused by a store's failure mode, the policy's missing-key status without a key,
- * {@code 400} for an invalid cost
+ * {@code 400} for an invalid cost, {@code 503} when this node holds as many requests
+ * as it may
  * @param detail a sentence for the client saying what happened, in English
  * @param retryAfterSeconds the seconds the client should wait, as written in
  * {@code Retry-After}; {@code 0} when the response has no {@code Retry-After} (no key,
@@ -58,6 +59,13 @@ public record RateLimitRejection(Reason reason, HttpStatusCode status, String de
 	}
 
 	/**
+	 * Whether a limit would have held the request but this node holds as many as it may.
+	 */
+	public boolean holdsFull() {
+		return this.reason == Reason.HOLDS_FULL;
+	}
+
+	/**
 	 * Why a request is refused.
 	 */
 	public enum Reason {
@@ -75,7 +83,14 @@ public record RateLimitRejection(Reason reason, HttpStatusCode status, String de
 		 * The request's cost is not a whole number from 1 to the most its tier's limits
 		 * can ever admit.
 		 */
-		INVALID_COST
+		INVALID_COST,
+
+		/**
+		 * A limit would have held the request for shaping, but this node already holds
+		 * as many as {@code ratelimit.shaping.max-held-requests} allows: the node's
+		 * limit, not the client's quota, whose place was given back.
+		 */
+		HOLDS_FULL
 
 	}
 

@@ -1,9 +1,11 @@
 package dev.ratelimit.web;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
@@ -13,6 +15,7 @@ import dev.ratelimit.web.RateLimitRejection.Reason;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -24,7 +27,8 @@ import org.springframework.web.server.ServerWebExchange;
  * point (the gateway's {@code RateLimit} filter, a policy's {@code RateLimiter} bean,
  * the plain WebFlux filter). It reads top to bottom: the request's tier, cost and key,
  * the store's decision, then what is done with it: listeners told, rate limit headers
- * and {@code Retry-After} written, and the request forwarded or rejected.
+ * and {@code Retry-After} written, and the request forwarded, held then forwarded
+ * (shaping), or rejected.
  * <p>
  * Each step's answer is either known at once (read from the request, decided in this
  * node's memory) and the next step is called directly, or awaited, and the same next
@@ -37,6 +41,8 @@ public final class RequestJudge {
 	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
 
 	private static final ThrottledLog lookupFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
+
+	private static final ThrottledLog giveBackFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
 
 	/**
 	 * Stand for an awaited key that is missing or whose lookup failed; recognised by
@@ -69,9 +75,11 @@ public final class RequestJudge {
 
 	private final RateLimitRejectionHandler rejectionHandler;
 
+	private final HeldRequests held;
+
 	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
-			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler) {
+			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler, HeldRequests held) {
 		this.route = route;
 		this.store = store;
 		this.storeName = store.name();
@@ -82,6 +90,7 @@ public final class RequestJudge {
 		this.defaultTier = this.tiersByName.get(defaultTier.tier().name());
 		this.lookups = lookups;
 		this.rejectionHandler = rejectionHandler;
+		this.held = held;
 	}
 
 	/**
@@ -142,7 +151,7 @@ public final class RequestJudge {
 			.onErrorResume(this::keyLookupFailed)
 			.flatMap((key) -> (key != KEY_LOOKUP_FAILED)
 					? withKey(exchange, chain, next, tier, cost, (key != NO_KEY) ? key : null, start)
-					: decided(exchange, chain, next, tier, Verdict.FAIL_OPEN, start));
+					: decided(exchange, chain, next, tier, null, cost, Verdict.FAIL_OPEN, start));
 	}
 
 	/**
@@ -156,16 +165,27 @@ public final class RequestJudge {
 		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
 		Verdict now = decideNow(bucket, tier, cost);
 		if (now != null) {
-			return decided(exchange, chain, next, tier, now, start);
+			return decided(exchange, chain, next, tier, bucket, cost, now, start);
 		}
-		return decideLater(bucket, tier, cost).flatMap((verdict) -> decided(exchange, chain, next, tier, verdict, start));
+		return decideLater(bucket, tier, cost)
+			.flatMap((verdict) -> decided(exchange, chain, next, tier, bucket, cost, verdict, start));
 	}
 
 	/**
-	 * Then what the decision says: the request goes on, or is rejected.
+	 * Then what the decision says: the request goes on, at once or once held, or is
+	 * rejected.
+	 * @param bucket the bucket judged, {@code null} when none was (a verdict without
+	 * delay)
 	 */
 	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
-			Verdict verdict, long start) {
+			@Nullable BucketId bucket, long cost, Verdict verdict, long start) {
+		if (bucket != null && holds(verdict)) {
+			if (!this.held.tryHold()) {
+				return holdsFull(exchange, tier, bucket, cost, verdict);
+			}
+			conclude(tier, verdict, start, exchange.getResponse().getHeaders());
+			return hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier, cost, verdict);
+		}
 		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
 			return forward(exchange, chain, next);
 		}
@@ -200,15 +220,88 @@ public final class RequestJudge {
 		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
 		Verdict now = decideNow(bucket, tier, cost);
 		if (now != null) {
-			return Mono.just(answer(tier, now, start, answer));
+			return answer(tier, bucket, cost, now, start, answer);
 		}
-		return decideLater(bucket, tier, cost).map((verdict) -> answer(tier, verdict, start, answer));
+		return decideLater(bucket, tier, cost).flatMap((verdict) -> answer(tier, bucket, cost, verdict, start, answer));
 	}
 
-	private <R> R answer(TierOnRoute tier, Verdict verdict, long start, Answer<R> answer) {
+	/**
+	 * The bean's response, held as a filter holds its request: the bean's caller forwards
+	 * the request when it gets the response.
+	 */
+	private <R> Mono<R> answer(TierOnRoute tier, BucketId bucket, long cost, Verdict verdict, long start,
+			Answer<R> answer) {
 		HttpHeaders headers = new HttpHeaders();
+		if (holds(verdict)) {
+			if (!this.held.tryHold()) {
+				giveBack(bucket, tier, cost, 0);
+				tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
+				headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(holdsFullRetryAfter(verdict)));
+				return Mono.just(answer.of(false, headers));
+			}
+			conclude(tier, verdict, start, headers);
+			return hold(Mono.just(answer.of(true, headers)), bucket, tier, cost, verdict);
+		}
 		boolean rejected = conclude(tier, verdict, start, headers);
-		return answer.of(!rejected, headers);
+		return Mono.just(answer.of(!rejected, headers));
+	}
+
+	/**
+	 * Whether the request is to be held: a shaping limit admitted it for later and the
+	 * policy enforces (a shadow policy only counts the hold). A store's failure mode
+	 * never holds.
+	 */
+	private boolean holds(Verdict verdict) {
+		return verdict.delayNanos() > 0 && !this.route.shadow();
+	}
+
+	/**
+	 * {@code then} once the verdict's delay has passed, on a timer, taking one of this
+	 * node's places for held requests meanwhile. Cancelled before then (the client went
+	 * away), or failing to wait, the request never goes on: its units are given back,
+	 * once, so that later requests are admitted sooner.
+	 * @param bucket the bucket that admitted the request
+	 */
+	private <T> Mono<T> hold(Mono<T> then, BucketId bucket, TierOnRoute tier, long cost, Verdict verdict) {
+		long heldAt = MonotonicClock.SYSTEM.nanoTime();
+		return Mono.delay(Duration.ofNanos(verdict.delayNanos())).doFinally((signal) -> {
+			this.held.release();
+			if (signal != SignalType.ON_COMPLETE) {
+				giveBack(bucket, tier, cost, MonotonicClock.SYSTEM.nanoTime() - heldAt);
+			}
+		}).then(then);
+	}
+
+	/**
+	 * A request a limit would hold while this node holds as many as it may: its place is
+	 * given back and it is answered with 503, the node's limit rather than the client's
+	 * quota (RFC 9110 section 15.6.4), with {@code Retry-After} (section 10.2.3).
+	 */
+	private Mono<Void> holdsFull(ServerWebExchange exchange, TierOnRoute tier, BucketId bucket, long cost,
+			Verdict verdict) {
+		giveBack(bucket, tier, cost, 0);
+		tier.listeners().notify(Outcome.HOLDS_FULL, 0);
+		long retryAfter = holdsFullRetryAfter(verdict);
+		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
+		return reject(exchange, Reason.HOLDS_FULL, HttpStatus.SERVICE_UNAVAILABLE,
+				"This gateway already holds as many requests as it may (" + this.held.max() + ")", retryAfter,
+				List.of(), tier);
+	}
+
+	/**
+	 * When to come back to a node whose places for held requests are all taken: when the
+	 * request would have been released, by which time the requests held before it have
+	 * been.
+	 */
+	private static long holdsFullRetryAfter(Verdict verdict) {
+		return Math.max(1, Nanos.ceilSeconds(verdict.delayNanos()));
+	}
+
+	private void giveBack(BucketId bucket, TierOnRoute tier, long cost, long heldNanos) {
+		this.store.giveBack(bucket, tier.judged().tier(), cost, heldNanos)
+			.subscribe(null, (error) -> giveBackFailures.warn(() -> "Rate limit store '" + this.storeName
+					+ "' could not give back the place of a held request of policy '" + this.route.policyId()
+					+ "' on route '" + this.route.routeId() + "'", error));
 	}
 
 	/**
@@ -237,7 +330,14 @@ public final class RequestJudge {
 	 * @return whether the request is rejected
 	 */
 	private boolean conclude(TierOnRoute tier, Verdict verdict, long start, HttpHeaders headers) {
-		tier.listeners().notify(Outcome.of(verdict, this.route.shadow()), MonotonicClock.SYSTEM.nanoTime() - start);
+		Outcome outcome = Outcome.of(verdict, this.route.shadow());
+		long decisionNanos = MonotonicClock.SYSTEM.nanoTime() - start;
+		if (verdict.delayNanos() > 0) {
+			tier.listeners().notifyDelayed(outcome, decisionNanos, verdict.delayNanos());
+		}
+		else {
+			tier.listeners().notify(outcome, decisionNanos);
+		}
 		if (verdict.limitCount() > 0) {
 			tier.judged().headers().write(headers, verdict);
 		}

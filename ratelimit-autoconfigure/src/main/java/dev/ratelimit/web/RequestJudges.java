@@ -46,6 +46,8 @@ public final class RequestJudges {
 
 	private final RateLimitMessages messages;
 
+	private final HeldRequests held;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -60,10 +62,12 @@ public final class RequestJudges {
 	 * @param costResolver the application's cost resolver, which replaces every policy's
 	 * cost and cost header, or {@code null}
 	 * @param messages where the detail sentences of 429 bodies come from
+	 * @param held this node's places for requests held by shaping limits
 	 */
 	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
-			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages) {
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held) {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
@@ -73,6 +77,7 @@ public final class RequestJudges {
 		this.rejectionHandler = rejectionHandler;
 		this.tierResolver = tierResolver;
 		this.costResolver = costResolver;
+		this.held = held;
 	}
 
 	/**
@@ -80,9 +85,10 @@ public final class RequestJudges {
 	 */
 	public RequestJudges(RateLimitPolicies policies, BucketStores stores, List<RateLimitListener> listeners,
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
-			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages) {
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held) {
 		this(() -> policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver,
-				costResolver, messages);
+				costResolver, messages, held);
 	}
 
 	/**
@@ -129,7 +135,7 @@ public final class RequestJudges {
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy));
 		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler);
+				lookups, this.listeners, this.rejectionHandler, this.held);
 	}
 
 	/**

@@ -22,6 +22,7 @@ import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.web.HeaderStyle;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,7 +82,7 @@ class RateLimitAutoConfigurationTests {
 				stores, List.of(), HeaderStyle.NONE, "X-API-Key",
 				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
 						URI.create("https://example.com/problems/rate-limited")),
-				null, null, RateLimitMessages.DEFAULTS), null);
+				null, null, RateLimitMessages.DEFAULTS, new HeldRequests(10_000)), null);
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withBean(MonotonicClock.class, () -> clock)
 			.withBean(RateLimitPolicies.class, () -> policies)

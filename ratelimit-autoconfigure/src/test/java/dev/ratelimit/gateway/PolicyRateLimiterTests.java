@@ -23,6 +23,7 @@ import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -172,7 +173,7 @@ class PolicyRateLimiterTests {
 				new BucketStores(List.of(store), List.of(store)), List.of(listener), style, "X-API-Key",
 				new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(),
 						URI.create("https://example.com/problems/rate-limited")),
-				null, null, RateLimitMessages.DEFAULTS);
+				null, null, RateLimitMessages.DEFAULTS, new HeldRequests(10_000));
 	}
 
 }

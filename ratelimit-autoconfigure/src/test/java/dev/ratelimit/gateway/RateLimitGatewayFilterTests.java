@@ -27,6 +27,7 @@ import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RequestJudges;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -74,7 +75,7 @@ class RateLimitGatewayFilterTests {
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("p", policy),
 				Map.of("pro-key", "pro", "gold-key", "gold"));
 		GatewayFilter filter = new RateLimitGatewayFilterFactory(new RequestJudges(policies, new BucketStores(List.of(this.store), List.of()),
-				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS), this.beans)
+				List.of(this::record), HeaderStyle.DRAFT_06, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS, new HeldRequests(10_000)), this.beans)
 			.apply(new RateLimitGatewayFilterFactory.Config().setPolicy("p"));
 		this.store.answer(() -> Mono.just(Verdict.of(new Decision(true, 9, 10, 1, 0))));
 		for (String apiKey : new String[] { "pro-key", "gold-key", "made-up", "" }) {
@@ -283,7 +284,7 @@ class RateLimitGatewayFilterTests {
 		RateLimitPolicy policy = new RateLimitPolicy("p", key, false, 1, store, Map.of(tier.name(), tier), tier);
 		return new RateLimitGatewayFilterFactory(
 				new RequestJudges(new RateLimitPolicies(Map.of("p", policy), Map.of()),
-						new BucketStores(List.of(this.store), List.of()), listeners, style, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS),
+						new BucketStores(List.of(this.store), List.of()), listeners, style, "X-API-Key", problemWriter(), null, null, RateLimitMessages.DEFAULTS, new HeldRequests(10_000)),
 				this.beans);
 	}
 

@@ -56,7 +56,7 @@ class RateLimitPolicyFactoryTests {
 	}
 
 	private static LimitSpec fixedWindow(long limit) {
-		return new LimitSpec(null, "fixed-window", limit, Duration.ofSeconds(1), null, null, null, null, null);
+		return new LimitSpec(null, "fixed-window", limit, Duration.ofSeconds(1), null, null, null, null, null, null);
 	}
 
 	private static PolicySettings settings(PolicySpec policy) {

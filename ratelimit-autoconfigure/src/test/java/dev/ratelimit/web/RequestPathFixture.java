@@ -81,7 +81,7 @@ final class RequestPathFixture {
 		listeners.addAll(this.listeners);
 		return new RequestJudges(policies, new BucketStores(List.of(this.store), List.of()), listeners,
 				HeaderStyle.DRAFT_06, "X-API-Key", this.rejectionHandler, this.tierResolver,
-				this.costResolver, RateLimitMessages.DEFAULTS)
+				this.costResolver, RateLimitMessages.DEFAULTS, new HeldRequests(10_000))
 			.forRoute(policies, policies.policy("orders"), "orders-route", null);
 	}
 

@@ -156,6 +156,34 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Given back to the bucket now serving {@code id}: one that took over the bucket
+	 * after a reload carries its state, and a bucket gone (expired, evicted, reset) holds
+	 * nothing to give back.
+	 */
+	@Override
+	public Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
+		return Mono.fromRunnable(() -> {
+			long now = this.clock.nanoTime();
+			CaffeineBucket bucket = this.cache.getIfPresent(id);
+			while (bucket != null) {
+				int lock = BucketLocks.lock(bucket);
+				try {
+					if (!bucket.retired()) {
+						bucket.refund(now, cost, now - heldNanos);
+						return;
+					}
+				}
+				finally {
+					BucketLocks.unlock(lock);
+				}
+				bucket = this.cache.getIfPresent(id);
+			}
+		});
+	}
+
+	/**
 	 * The bucket of {@code tier} for {@code id}, off the decision's hot path: a new one
 	 * first seen at {@code nowNanos} when {@code found} is {@code null}, else one taking
 	 * over {@code found}.
