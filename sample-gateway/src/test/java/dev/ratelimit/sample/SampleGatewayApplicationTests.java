@@ -1,10 +1,14 @@
 package dev.ratelimit.sample;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -15,6 +19,9 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Boots the sample as shipped (its routes forward to its own upstream on its own port)
@@ -146,6 +153,38 @@ class SampleGatewayApplicationTests {
 			.expectHeader()
 			.valueEquals("RateLimit-Remaining", "0")
 			.expectBody(Void.class);
+	}
+
+	/**
+	 * The five transfers that fit in the queue reach the upstream half a second apart, as
+	 * it drains at 2/s, instead of all at once; the three that do not fit are refused.
+	 */
+	@Test
+	void transfersAreHeldAndForwardedAtTheRate() {
+		WebClient client = WebClient.create("http://localhost:" + PORT);
+		List<Map<String, Object>> answers = Flux.range(0, 8)
+			.flatMap((i) -> client.get()
+				.uri("/api/transfers/1")
+				.exchangeToMono((response) -> response.bodyToMono(Map.class)
+					.map((body) -> Map.<String, Object>of("status", response.statusCode().value(), "at",
+							String.valueOf(body.get("at"))))), 8)
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		List<Instant> forwarded = new ArrayList<>();
+		for (Map<String, Object> answer : answers) {
+			if (answer.get("status").equals(200)) {
+				forwarded.add(Instant.parse((String) answer.get("at")));
+			}
+		}
+		assertThat(answers).filteredOn((answer) -> answer.get("status").equals(429)).hasSize(3);
+		assertThat(forwarded).hasSize(5);
+		forwarded.sort(null);
+		// 500 ms apart where not held they would arrive within milliseconds; the first, not
+		// held, may be late by its route's first request's warm-up.
+		for (int i = 1; i < forwarded.size(); i++) {
+			assertThat(Duration.between(forwarded.get(i - 1), forwarded.get(i))).isGreaterThan(Duration.ofMillis(250));
+		}
+		assertThat(Duration.between(forwarded.get(1), forwarded.get(4))).isGreaterThan(Duration.ofMillis(1450));
 	}
 
 }
