@@ -165,6 +165,37 @@ class ShapingTests {
 	}
 
 	@Test
+	void reservationsCarryOverWhileTheBucketStillShapes() {
+		TokenBucket shaping = new TokenBucket(1, 1, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(5)));
+		LimitState before = shaping.newState(0);
+		acquire(before, 0, 1);
+		acquire(before, 0, 1);
+		acquire(before, 0, 1);
+		TokenBucket longerHold = new TokenBucket(1, 1, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(9)));
+		LimitState kept = longerHold.newState(0);
+		longerHold.carryOver(shaping, before, kept, 0);
+		// Two reservations outstanding: the next request waits behind them.
+		assertThat(kept.describe(0)).containsEntry("tokens", -2.0);
+		assertThat(acquire(kept, 0, 1).delayNanos()).isEqualTo(3 * SECOND);
+		TokenBucket meter = new TokenBucket(1, 1, Duration.ofSeconds(1));
+		LimitState metered = meter.newState(0);
+		meter.carryOver(shaping, before, metered, 0);
+		assertThat(metered.describe(0)).containsEntry("tokens", 0.0);
+	}
+
+	@Test
+	void aQueueCarriesOverWhenShapingIsTurnedOn() {
+		LeakyBucket meter = new LeakyBucket(5, 2, Duration.ofSeconds(1));
+		LimitState before = meter.newState(0);
+		acquire(before, 0, 1);
+		acquire(before, 0, 1);
+		LeakyBucket queue = new LeakyBucket(5, 2, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(3)));
+		LimitState after = queue.newState(0);
+		queue.carryOver(meter, before, after, 0);
+		assertThat(acquire(after, 0, 1).delayNanos()).isEqualTo(SECOND);
+	}
+
+	@Test
 	void aShapingLeakyBucketNeedsToHoldSomething() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new LeakyBucket(5, 2, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(1), 5)))
