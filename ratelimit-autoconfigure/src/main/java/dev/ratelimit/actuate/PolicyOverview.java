@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
+import dev.ratelimit.actuate.RateLimitsEndpoint.HeldRequestsDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.ProblemDescriptor;
@@ -26,6 +27,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RateLimitedRoutes;
 import dev.ratelimit.web.RateLimitedRoutes.RateLimitedRoute;
@@ -39,8 +41,8 @@ import org.springframework.web.util.pattern.PathPattern;
 /**
  * The {@code ratelimits} endpoint's overview: every policy as configured, with the
  * routes that use it, its live buckets and its decisions so far; every route that
- * applies a policy, gateway and web routes alike, with what keys it; and the last
- * reload.
+ * applies a policy, gateway and web routes alike, with what keys it; the last reload;
+ * and the requests this node holds for shaping.
  */
 final class PolicyOverview {
 
@@ -61,15 +63,18 @@ final class PolicyOverview {
 
 	private final @Nullable PolicyReloads reloads;
 
+	private final @Nullable HeldRequests held;
+
 	PolicyOverview(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
 			@Nullable RateLimitedRoutes gatewayRoutes, List<RateLimitWebFilter.Route> webRoutes,
-			@Nullable PolicyReloads reloads) {
+			@Nullable PolicyReloads reloads, @Nullable HeldRequests held) {
 		this.policies = policies;
 		this.stores = stores;
 		this.totals = totals;
 		this.gatewayRoutes = gatewayRoutes;
 		this.webRoutes = List.copyOf(webRoutes);
 		this.reloads = reloads;
+		this.held = held;
 	}
 
 	Mono<RateLimitsDescriptor> describe() {
@@ -117,7 +122,9 @@ final class PolicyOverview {
 			stores.add(policy.store());
 			byId.put(policy.id(), policy);
 		}
-		return new RateLimitsDescriptor(List.copyOf(stores), byId, routes, lastReload());
+		HeldRequestsDescriptor held = (this.held != null)
+				? new HeldRequestsDescriptor(this.held.held(), this.held.max()) : null;
+		return new RateLimitsDescriptor(List.copyOf(stores), held, byId, routes, lastReload());
 	}
 
 	private @Nullable ReloadDescriptor lastReload() {

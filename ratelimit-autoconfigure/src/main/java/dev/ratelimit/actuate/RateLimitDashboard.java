@@ -17,8 +17,9 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
  * A read-only page over the {@code ratelimits} endpoint: per policy, allowed and
- * rejected per second over the last minutes and the hottest buckets with how close each
- * is to its limit. One self-contained document (a gateway may have no internet), built
+ * rejected (and, where a limit shapes, delayed) per second over the last minutes and the
+ * hottest buckets with how close each is to its limit; and the requests this node holds
+ * for shaping. One self-contained document (a gateway may have no internet), built
  * once; the browser polls the endpoint, so the page itself holds no data.
  */
 public final class RateLimitDashboard {

@@ -37,11 +37,15 @@ public final class RateLimitTotals implements RateLimitListener {
 	public Totals totals(String policy) {
 		LongAdder[] adders = this.byPolicy.get(policy);
 		if (adders == null) {
-			return new Totals(0, 0, 0, 0, 0);
+			return new Totals(0, 0, 0, 0, 0, 0, 0, 0);
 		}
-		return new Totals(adders[Outcome.ALLOWED.ordinal()].sum(), adders[Outcome.REJECTED.ordinal()].sum(),
-				adders[Outcome.SHADOW_REJECTED.ordinal()].sum(), adders[Outcome.ERROR.ordinal()].sum(),
-				adders[Outcome.MISSING_KEY.ordinal()].sum());
+		return new Totals(sum(adders, Outcome.ALLOWED), sum(adders, Outcome.REJECTED),
+				sum(adders, Outcome.SHADOW_REJECTED), sum(adders, Outcome.ERROR), sum(adders, Outcome.MISSING_KEY),
+				sum(adders, Outcome.DELAYED), sum(adders, Outcome.SHADOW_DELAYED), sum(adders, Outcome.HOLDS_FULL));
+	}
+
+	private static long sum(LongAdder[] adders, Outcome outcome) {
+		return adders[outcome.ordinal()].sum();
 	}
 
 	private LongAdder[] adders(String policy) {
@@ -65,8 +69,15 @@ public final class RateLimitTotals implements RateLimitListener {
 	 * @param shadowRejected requests over the quota of a shadow policy, let through
 	 * @param errors requests the store's failure mode decided
 	 * @param missingKey requests rejected for having no key
+	 * @param delayed requests a shaping limit held, then forwarded (or given back, should
+	 * their client have gone away first); not counted in {@code allowed}
+	 * @param shadowDelayed requests a shaping limit of a shadow policy would have held,
+	 * forwarded at once
+	 * @param holdsFull requests a shaping limit would have held, answered with 503
+	 * because this node held as many as it may
 	 */
-	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey) {
+	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
+			long shadowDelayed, long holdsFull) {
 	}
 
 }

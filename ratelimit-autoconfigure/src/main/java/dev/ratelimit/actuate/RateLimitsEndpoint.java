@@ -19,6 +19,7 @@ import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.LimitSnapshot;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RateLimitedRoutes;
 import org.jspecify.annotations.Nullable;
@@ -74,26 +75,45 @@ public class RateLimitsEndpoint {
 
 	/**
 	 * An endpoint showing the policies in force at each call, reloaded ones included,
-	 * and the last reload.
+	 * and the last reload; no held requests.
 	 * @param policies the policies in force
 	 * @param webRoutes the routes of {@code ratelimit.web.routes}
 	 * @param reloads the outcome of the live reloads, or {@code null} when the policies
 	 * are never reloaded
+	 * @see #RateLimitsEndpoint(Supplier, BucketStores, RateLimitTotals, KeyMasker,
+	 * RateLimitedRoutes, List, PolicyReloads, HeldRequests)
+	 */
+	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
+			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, List<RateLimitWebFilter.Route> webRoutes,
+			@Nullable PolicyReloads reloads) {
+		this(policies, stores, totals, keyMasker, routes, webRoutes, reloads, null);
+	}
+
+	/**
+	 * An endpoint showing the policies in force at each call, reloaded ones included,
+	 * the last reload, and the requests this node holds for shaping.
+	 * @param policies the policies in force
+	 * @param webRoutes the routes of {@code ratelimit.web.routes}
+	 * @param reloads the outcome of the live reloads, or {@code null} when the policies
+	 * are never reloaded
+	 * @param held this node's held requests, or {@code null} when it holds none (no
+	 * request path)
 	 * @see #RateLimitsEndpoint(RateLimitPolicies, BucketStores, RateLimitTotals, KeyMasker,
 	 * RateLimitedRoutes)
 	 */
 	public RateLimitsEndpoint(Supplier<RateLimitPolicies> policies, BucketStores stores, RateLimitTotals totals,
 			KeyMasker keyMasker, @Nullable RateLimitedRoutes routes, List<RateLimitWebFilter.Route> webRoutes,
-			@Nullable PolicyReloads reloads) {
+			@Nullable PolicyReloads reloads, @Nullable HeldRequests held) {
 		this.policies = policies;
 		this.stores = stores;
 		this.keyMasker = keyMasker;
-		this.overview = new PolicyOverview(policies, stores, totals, routes, webRoutes, reloads);
+		this.overview = new PolicyOverview(policies, stores, totals, routes, webRoutes, reloads, held);
 	}
 
 	/**
 	 * Every policy: its tiers and limits as configured, the routes that use it, its
-	 * live buckets and its decisions so far; and the last reload of the settings.
+	 * live buckets and its decisions so far; the last reload of the settings; and the
+	 * requests this node holds for shaping.
 	 */
 	@ReadOperation
 	public Mono<RateLimitsDescriptor> rateLimits() {
@@ -242,20 +262,34 @@ public class RateLimitsEndpoint {
 	 * The rate limits of the application.
 	 *
 	 * @param stores the names of the stores policies keep their buckets in
+	 * @param heldRequests the requests this node holds for shaping, or {@code null}
+	 * when it has no request path to hold them
 	 * @param policies the policies by id
 	 * @param routes every route that applies a policy: gateway routes in the order of
 	 * their definitions, then routes built in Java, then {@code ratelimit.web.routes}
 	 * @param lastReload the last live reload of the settings, or {@code null} when they
 	 * were not reloaded since start-up
 	 */
-	public record RateLimitsDescriptor(List<String> stores, Map<String, PolicyDescriptor> policies,
-			List<RouteDescriptor> routes, @Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
+	public record RateLimitsDescriptor(List<String> stores, @Nullable HeldRequestsDescriptor heldRequests,
+			Map<String, PolicyDescriptor> policies, List<RouteDescriptor> routes,
+			@Nullable ReloadDescriptor lastReload) implements OperationResponseBody {
 
 		public RateLimitsDescriptor {
 			stores = List.copyOf(stores);
 			policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
 			routes = List.copyOf(routes);
 		}
+
+	}
+
+	/**
+	 * The requests this node holds for shaping, shared by every policy and route.
+	 *
+	 * @param held held now
+	 * @param max the most held at once ({@code ratelimit.shaping.max-held-requests});
+	 * a request a limit would hold beyond it is answered with 503
+	 */
+	public record HeldRequestsDescriptor(int held, int max) {
 
 	}
 

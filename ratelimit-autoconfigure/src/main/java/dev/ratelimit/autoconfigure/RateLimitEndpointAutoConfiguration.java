@@ -10,6 +10,7 @@ import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RateLimitedRoutes;
 
@@ -49,11 +50,11 @@ public final class RateLimitEndpointAutoConfiguration {
 	RateLimitsEndpoint rateLimitsEndpoint(RateLimitPolicies policies, BucketStores stores,
 			ObjectProvider<LivePolicies> livePolicies, RateLimitTotals totals, RateLimitActuatorProperties properties,
 			ObjectProvider<RateLimitedRoutes> routes, ObjectProvider<RateLimitWebFilter> webFilter,
-			ObjectProvider<PolicyReloads> reloads) {
+			ObjectProvider<PolicyReloads> reloads, ObjectProvider<HeldRequests> held) {
 		RateLimitWebFilter web = webFilter.getIfAvailable();
 		return new RateLimitsEndpoint(livePolicies.getIfAvailable(() -> new LivePolicies(policies)), stores, totals,
 				keyMasker(properties), routes.getIfAvailable(), (web != null) ? web.routes() : List.of(),
-				reloads.getIfAvailable());
+				reloads.getIfAvailable(), held.getIfAvailable());
 	}
 
 	private static KeyMasker keyMasker(RateLimitActuatorProperties properties) {

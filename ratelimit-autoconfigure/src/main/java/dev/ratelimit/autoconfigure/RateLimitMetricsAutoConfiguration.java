@@ -1,12 +1,14 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.HeldRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,8 +22,10 @@ import org.springframework.context.annotation.Import;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
- * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.buckets} and
- * {@code ratelimit.reloads}, in whatever registry Micrometer is set up with.
+ * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.shaping.delay},
+ * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
+ * {@code ratelimit.buckets} and {@code ratelimit.reloads}, in whatever registry
+ * Micrometer is set up with.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
 		"dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
@@ -51,6 +55,13 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnBean(PolicyReloads.class)
 	RateLimitReloadMetrics rateLimitReloadMetrics(PolicyReloads reloads) {
 		return new RateLimitReloadMetrics(reloads);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(HeldRequests.class)
+	RateLimitHeldRequestsMetrics rateLimitHeldRequestsMetrics(HeldRequests held) {
+		return new RateLimitHeldRequestsMetrics(held);
 	}
 
 	@Bean

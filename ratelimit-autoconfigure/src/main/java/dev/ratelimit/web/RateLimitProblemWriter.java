@@ -55,11 +55,14 @@ public final class RateLimitProblemWriter implements RateLimitRejectionHandler {
 	 * {@inheritDoc}
 	 * <p>
 	 * A request over a limit, or refused by a store's failure mode, gets the configured
-	 * problem type, its retry-after and the violated limits. A request without a key or
-	 * with an invalid cost gets no problem type of its own: a type must be a URI its
-	 * publisher controls (RFC 9457 section 4), and the status says enough, so
-	 * "about:blank", whose title is the status phrase (section 4.2.1), as
-	 * {@link ProblemDetail} fills it in. A {@code HEAD} request gets the status and
+	 * problem type, its retry-after and the violated limits. A request without a key,
+	 * with an invalid cost, or that a limit would hold while this node holds as many as
+	 * it may gets no problem type of its own: a type must be a URI its publisher controls
+	 * (RFC 9457 section 4), and the status says enough, so "about:blank", whose title is
+	 * the status phrase (section 4.2.1), as {@link ProblemDetail} fills it in. The last
+	 * is this node's 503, a temporary overload (RFC 9110 section 15.6.4), not the
+	 * client's quota: it never gets the quota-exceeded type, and its wait is the
+	 * {@code Retry-After} already written. A {@code HEAD} request gets the status and
 	 * headers without a body (RFC 9110 section 9.3.2).
 	 */
 	@Override

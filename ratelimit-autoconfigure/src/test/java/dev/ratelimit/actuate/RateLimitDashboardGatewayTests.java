@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The dashboard in a browser engine (HtmlUnit runs its script) against a running
  * gateway with real traffic: it shows each policy's totals, limit names and hottest
- * buckets, and the last reload, as the {@code ratelimits} endpoint reports them.
+ * buckets, a shaping policy's delayed requests, the requests this node holds, and the
+ * last reload, as the {@code ratelimits} endpoint reports them.
  */
 @SpringBootTest(classes = ActuatorGatewayApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "ratelimit.actuator.dashboard.enabled=true")
@@ -76,6 +77,28 @@ class RateLimitDashboardGatewayTests {
 			assertThat(reload.getAttribute("class")).isEqualTo("rejected");
 			assertThat(reload.getTextContent()).contains("rejected (ratelimit.policies.orders.tiers.free[0].capacity)")
 				.contains("ratelimit.policies.orders.tiers.free[0].capacity: was 0, must be at least 1");
+		}
+	}
+
+	@Test
+	void showsWhatAShapingPolicyDelayedOnlyOnItsCardAndTheRequestsThisNodeHolds() throws Exception {
+		// A shadow policy: the second request is counted as delayed and forwarded at once.
+		for (int i = 0; i < 2; i++) {
+			this.client.get().uri("/shaped").header("X-Client", "shaped-client").exchange().expectBody(Void.class);
+		}
+		try (WebClient browser = new WebClient(BrowserVersion.CHROME)) {
+			HtmlPage page = browser.getPage("http://127.0.0.1:" + this.port + "/actuator/ratelimits-dashboard");
+			browser.waitForBackgroundJavaScript(3000);
+			DomNode shaped = page.querySelector("#policy-shaped");
+			assertThat((Object) shaped).as("the shaped policy card").isNotNull();
+			assertThat(text(shaped, ".allowed-total")).isEqualTo("1");
+			assertThat(text(shaped, ".delayed-total")).isEqualTo("1");
+			assertThat(text(shaped, ".holds-full-total")).isEqualTo("0");
+			assertThat(((DomElement) shaped.querySelector(".delayed-total")).isDisplayed()).isTrue();
+			DomElement metered = page.getElementById("policy-metered");
+			assertThat(metered.getAttribute("class")).isEqualTo("policy");
+			assertThat(((DomElement) metered.querySelector(".delayed-total")).isDisplayed()).isFalse();
+			assertThat(page.getElementById("held").getTextContent()).isEqualTo("holding 0 of 10000 requests");
 		}
 	}
 

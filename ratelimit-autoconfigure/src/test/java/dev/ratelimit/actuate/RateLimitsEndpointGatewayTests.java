@@ -18,6 +18,7 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * End-to-end tests of the {@code ratelimits} endpoint, metrics and health against a
@@ -76,9 +77,55 @@ class RateLimitsEndpointGatewayTests {
 			.containsEntry("window", "1d");
 		assertThat(json.read("$.policies.listed.routes", List.class)).containsExactly("listed");
 		assertThat(json.read("$.policies.listed.totals", Map.class)).containsExactlyInAnyOrderEntriesOf(
-				Map.of("allowed", 3, "rejected", 1, "shadowRejected", 0, "errors", 0, "missingKey", 0));
+				Map.of("allowed", 3, "rejected", 1, "shadowRejected", 0, "errors", 0, "missingKey", 0, "delayed", 0,
+						"shadowDelayed", 0, "holdsFull", 0));
+		assertThat(json.read("$.heldRequests", Map.class)).containsExactlyInAnyOrderEntriesOf(
+				Map.of("held", 0, "max", 10000));
 		assertThat(json.read("$.policies.listed.liveBuckets", Long.class)).isEqualTo(1);
 		assertThat(json.read("$.policies.listed", Map.class)).doesNotContainKey("liveBucketsError");
+	}
+
+	@Test
+	void aShadowShapingPolicyCountsWhatItWouldHaveHeldAndShowsItsQueue() {
+		// Only this test uses the shaped policy, so its totals and meters are this test's requests.
+		for (int i = 0; i < 3; i++) {
+			this.client.get()
+				.uri("/shaped")
+				.header("X-Client", "shaped-client")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(Void.class);
+		}
+		DocumentContext json = JsonPath.parse(read("/actuator/ratelimits"));
+		assertThat(json.read("$.policies.shaped.totals", Map.class)).containsExactlyInAnyOrderEntriesOf(
+				Map.of("allowed", 1, "rejected", 0, "shadowRejected", 1, "errors", 0, "missingKey", 0, "delayed", 0,
+						"shadowDelayed", 1, "holdsFull", 0));
+		assertThat(json.read("$.policies.shaped.tiers.anonymous[0].parameters", Map.class))
+			.containsExactlyInAnyOrderEntriesOf(Map.of("capacity", 5, "drain-rate", 1.0, "drain-period", "1d",
+					"shaping.max-delay", "36h", "shaping.delay-after", 1));
+		assertThat(count("ratelimit.requests", "policy:shaped", "outcome:shadow-delayed")).isEqualTo(1);
+		assertThat(count("ratelimit.requests", "policy:shaped", "outcome:shadow-rejected")).isEqualTo(1);
+		assertThat(count("ratelimit.shaping.delay", "policy:shaped", "outcome:shadow-delayed", "route:shaped",
+				"tier:anonymous")).isEqualTo(1);
+		assertThat(count("ratelimit.shaping.delay", "policy:shaped", "outcome:delayed")).isZero();
+		// The second request would have waited a day for the first to drain, less the moments between them.
+		assertThat(statistic("ratelimit.shaping.delay", "TOTAL_TIME", "policy:shaped", "outcome:shadow-delayed"))
+			.isCloseTo(86_400.0, within(60.0));
+		// The over-long third never joined the queue: two in it, and one judged now would wait two days.
+		Map<String, Object> bucket = JsonPath.parse(read("/actuator/ratelimits/shaped/shaped-client"))
+			.read("$.buckets[0]");
+		Map<String, Object> queue = stateOf(firstLimit(bucket));
+		assertThat(((Number) queue.get("level")).doubleValue()).isCloseTo(2.0, within(0.001));
+		assertThat(((Number) queue.get("hold")).doubleValue()).isCloseTo(172_800.0, within(60.0));
+	}
+
+	@Test
+	void metricsShowTheRequestsThisNodeHoldsAndTheMostItMay() {
+		DocumentContext held = JsonPath.parse(read("/actuator/metrics/ratelimit.shaping.held"));
+		assertThat(held.read("$.measurements[0].value", Double.class)).isZero();
+		DocumentContext max = JsonPath.parse(read("/actuator/metrics/ratelimit.shaping.held.max"));
+		assertThat(max.read("$.measurements[0].value", Double.class)).isEqualTo(10_000.0);
 	}
 
 	@Test
@@ -234,12 +281,19 @@ class RateLimitsEndpointGatewayTests {
 	}
 
 	private double count(String metric, String... tags) {
+		return statistic(metric, "COUNT", tags);
+	}
+
+	private double statistic(String metric, String statistic, String... tags) {
 		StringBuilder uri = new StringBuilder("/actuator/metrics/").append(metric);
 		for (int i = 0; i < tags.length; i++) {
 			uri.append((i == 0) ? "?" : "&").append("tag=").append(tags[i]);
 		}
-		return JsonPath.parse(read(uri.toString())).read("$.measurements[?(@.statistic == 'COUNT')].value",
-				List.class).stream().mapToDouble((value) -> ((Number) value).doubleValue()).sum();
+		return JsonPath.parse(read(uri.toString()))
+			.read("$.measurements[?(@.statistic == '" + statistic + "')].value", List.class)
+			.stream()
+			.mapToDouble((value) -> ((Number) value).doubleValue())
+			.sum();
 	}
 
 	@SuppressWarnings("unchecked")
@@ -252,6 +306,11 @@ class RateLimitsEndpointGatewayTests {
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> firstLimit(Map<String, Object> bucket) {
 		return ((List<Map<String, Object>>) bucket.get("limits")).get(0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> stateOf(Map<String, Object> limit) {
+		return (Map<String, Object>) limit.get("state");
 	}
 
 }

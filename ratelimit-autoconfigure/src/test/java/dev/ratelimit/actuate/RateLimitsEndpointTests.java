@@ -1,29 +1,40 @@
 package dev.ratelimit.actuate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.BucketLimitDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.ClientBucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.HeldRequestsDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.InvalidParameterDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.RateLimitsDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.RouteDescriptor;
+import dev.ratelimit.actuate.RateLimitTotals.Totals;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Shaping;
+import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.gateway.GatewayRateLimitedRoutes;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.testsupport.DecideOnlyStore;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
+import dev.ratelimit.testsupport.ShapingJudge;
 import dev.ratelimit.testsupport.TestPolicies;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.Outcome;
 import dev.ratelimit.web.RateLimitWebFilter;
 import dev.ratelimit.web.RateLimitedRoutes;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -66,7 +77,7 @@ class RateLimitsEndpointTests {
 		assertThat(orders.store()).isEqualTo("caffeine");
 		assertThat(orders.liveBuckets()).isEqualTo(2);
 		assertThat(orders.liveBucketsError()).isNull();
-		assertThat(orders.totals()).isEqualTo(new RateLimitTotals.Totals(2, 1, 0, 0, 0));
+		assertThat(orders.totals()).isEqualTo(new Totals(2, 1, 0, 0, 0, 0, 0, 0));
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
 		assertThat(orders.tiers().get("anonymous"))
@@ -81,6 +92,67 @@ class RateLimitsEndpointTests {
 		assertThat(search.cost()).isEqualTo(2);
 		assertThat(search.tiers().get("anonymous"))
 			.containsExactly(new LimitDescriptor("search-anonymous-1", "fixed-window", Map.of("limit", 5L, "window", "1500ms")));
+	}
+
+	@Test
+	void showsShapingParametersWithDurationsAsConfigured() {
+		RateLimitPolicy payments = TestPolicies.policy("payments", StoreType.CAFFEINE, TestPolicies.tier("anonymous",
+				new LeakyBucket(5, 2, Duration.ofSeconds(1), new Shaping(Duration.ofMillis(1500), 2)),
+				new TokenBucket(100, 10, Duration.ofMinutes(1), new Shaping(Duration.ofSeconds(3)))));
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("payments", payments), Map.of());
+		RateLimitsDescriptor descriptor = new RateLimitsEndpoint(policies, inspecting(this.store), this.totals,
+				new KeyMasker(ShowKeys.NEVER, 4), null)
+			.rateLimits()
+			.block();
+		List<LimitDescriptor> limits = descriptor.policies().get("payments").tiers().get("anonymous");
+		assertThat(limits.get(0).parameters()).containsExactly(Map.entry("capacity", 5L), Map.entry("drain-rate", 2.0),
+				Map.entry("drain-period", "1s"), Map.entry("shaping.max-delay", "1500ms"),
+				Map.entry("shaping.delay-after", 2L));
+		// A token bucket's burst is its capacity: it has no delay-after.
+		assertThat(limits.get(1).parameters()).containsExactly(Map.entry("capacity", 100L),
+				Map.entry("refill-rate", 10.0), Map.entry("refill-period", "1m"), Map.entry("shaping.max-delay", "3s"));
+	}
+
+	@Test
+	void showsTheRequestsThisNodeHoldsTheirTotalsAndTheQueueOfTheBucketHoldingThem() {
+		HeldRequests held = new HeldRequests(2);
+		ShapingJudge judge = new ShapingJudge(held, List.of(this.totals));
+		assertThat(judge.request("203.0.113.7").block()).isTrue();
+		Disposable second = judge.request("203.0.113.7").subscribe();
+		Disposable third = judge.request("203.0.113.7").subscribe();
+		// Held three hours, within its max-delay, but this node already holds two.
+		assertThat(judge.request("203.0.113.7").block()).isFalse();
+		RateLimitsEndpoint endpoint = new RateLimitsEndpoint(() -> judge.policies, judge.stores(), this.totals,
+				new KeyMasker(ShowKeys.ALWAYS, 4), null, List.of(), null, held);
+		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
+		assertThat(descriptor.heldRequests()).isEqualTo(new HeldRequestsDescriptor(2, 2));
+		assertThat(descriptor.policies().get(ShapingJudge.POLICY).totals())
+			.isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1));
+		BucketDescriptor bucket = endpoint.clientBuckets(ShapingJudge.POLICY, "203.0.113.7").block()
+			.buckets()
+			.get(0);
+		// Three in the queue (the refused one's place given back); one judged now would wait
+		// for all three to drain, an hour each.
+		assertThat(bucket.limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.algorithm()).isEqualTo("leaky-bucket");
+			assertThat(limit.limit()).isEqualTo(5);
+			assertThat(limit.remaining()).isEqualTo(2);
+			assertThat(limit.state()).containsExactly(Map.entry("level", 3.0), Map.entry("hold", 10800.0));
+		});
+		second.dispose();
+		third.dispose();
+		assertThat(endpoint.rateLimits().block().heldRequests()).isEqualTo(new HeldRequestsDescriptor(0, 2));
+		BucketLimitDescriptor givenBack = endpoint.clientBuckets(ShapingJudge.POLICY, "203.0.113.7").block()
+			.buckets()
+			.get(0)
+			.limits()
+			.get(0);
+		assertThat(givenBack.state()).containsExactly(Map.entry("level", 1.0), Map.entry("hold", 3600.0));
+	}
+
+	@Test
+	void showsNoHeldRequestsWhereNoneCanBeHeld() {
+		assertThat(this.endpoint.rateLimits().block().heldRequests()).isNull();
 	}
 
 	@Test

@@ -5,12 +5,14 @@ import dev.ratelimit.actuate.RateLimitTotals;
 import dev.ratelimit.actuate.RateLimitsEndpoint;
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.BucketsDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.HeldRequestsDescriptor;
 import dev.ratelimit.actuate.ShowKeys;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.testsupport.TestPolicies;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitedRoutes;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -75,6 +77,17 @@ class RateLimitEndpointAutoConfigurationTests {
 				assertThat(context).getBean(RateLimitsEndpoint.class).isSameAs(endpoint);
 				assertThat(context).getBean(RateLimitTotals.class).isSameAs(totals);
 			});
+	}
+
+	@Test
+	void showsTheRequestsThisNodeHoldsWhereTheRequestPathHoldsThem() {
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
+			.run((context) -> assertThat(context.getBean(RateLimitsEndpoint.class).rateLimits().block().heldRequests())
+				.isNull());
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
+			.withBean(HeldRequests.class, () -> new HeldRequests(250))
+			.run((context) -> assertThat(context.getBean(RateLimitsEndpoint.class).rateLimits().block().heldRequests())
+				.isEqualTo(new HeldRequestsDescriptor(0, 250)));
 	}
 
 	@Test

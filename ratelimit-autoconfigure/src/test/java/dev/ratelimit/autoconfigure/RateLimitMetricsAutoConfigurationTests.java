@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
@@ -12,6 +13,7 @@ import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.testsupport.TestPolicies;
+import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -57,6 +59,19 @@ class RateLimitMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void gaugesTheHeldRequestsWhereTheRequestPathHoldsThem() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean(RateLimitHeldRequestsMetrics.class);
+			assertThat(context.getBean(MeterRegistry.class).find("ratelimit.shaping.held").gauge()).isNull();
+		});
+		this.contextRunner.withBean(HeldRequests.class, () -> new HeldRequests(250)).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("ratelimit.shaping.held").gauge().value()).isZero();
+			assertThat(registry.get("ratelimit.shaping.held.max").gauge().value()).isEqualTo(250.0);
+		});
+	}
+
+	@Test
 	void countsReloadsByOutcomeWhereThePoliciesAreReloaded() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(RateLimitReloadMetrics.class));
 		this.contextRunner.withBean(PolicyReloads.class, () -> new PolicyReloads(MonotonicClock.SYSTEM)).run((context) -> {
@@ -78,13 +93,21 @@ class RateLimitMetricsAutoConfigurationTests {
 			.withBean(RateLimitPolicies.class, TestPolicies::policies)
 			.withBean(FixedSnapshotsInspector.class, () -> new FixedSnapshotsInspector("caffeine").add("orders", "free",
 					"demo-free-key", 3, fixedWindow(10, 7)))
+			.withBean(HeldRequests.class, () -> new HeldRequests(250))
 			.run((context) -> {
-				context.getBean(RateLimitRequestMetrics.class)
-					.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+				RateLimitRequestMetrics metrics = context.getBean(RateLimitRequestMetrics.class);
+				metrics.onDecision("orders", "free", "orders-route", "caffeine", Outcome.ALLOWED, 1000);
+				metrics.onDelayed("orders", "free", "orders-route", "caffeine", Outcome.DELAYED, 1000, 500_000_000);
 				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
 				assertThat(scrape).contains(
 						"ratelimit_requests_total{outcome=\"allowed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 1.0")
-					.contains("ratelimit_decision_seconds_count{store=\"caffeine\"} 1")
+					.contains("ratelimit_requests_total{outcome=\"delayed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 1.0")
+					.contains("ratelimit_decision_seconds_count{store=\"caffeine\"} 2")
+					.contains("ratelimit_shaping_delay_seconds_count{outcome=\"delayed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 1")
+					.contains("ratelimit_shaping_delay_seconds_sum{outcome=\"delayed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 0.5")
+					.contains("ratelimit_shaping_delay_seconds_count{outcome=\"shadow-delayed\",policy=\"orders\",route=\"orders-route\",tier=\"free\"} 0")
+					.contains("ratelimit_shaping_held 0.0")
+					.contains("ratelimit_shaping_held_max 250.0")
 					.contains("ratelimit_buckets{policy=\"orders\",store=\"caffeine\"} 1.0")
 					.doesNotContain("demo-free-key");
 			});
