@@ -109,9 +109,9 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	}
 
 	/**
-	 * The entries of the request leave the log: the oldest of those at or after
-	 * {@code consumedAtNanos}, where {@link #append} put them (an entry is never older
-	 * than the one before it), unless they expired meanwhile.
+	 * The entries of the request leave the log: the newest of those at or before
+	 * {@code consumedAtNanos}, the instant the request was admitted or shortly after,
+	 * unless they expired meanwhile.
 	 */
 	@Override
 	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
@@ -119,12 +119,12 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		expire(state, log, nowNanos, Nanos.ofValidated(this.window));
 		int head = head(state);
 		int size = size(state);
-		int first = 0;
-		while (first < size && entry(log, head, first) < consumedAtNanos) {
-			first++;
+		int end = size;
+		while (end > 0 && entry(log, head, end - 1) > consumedAtNanos) {
+			end--;
 		}
-		int removed = (int) Math.min(units, size - first);
-		for (int i = first; i + removed < size; i++) {
+		int removed = (int) Math.min(units, end);
+		for (int i = end - removed; i + removed < size; i++) {
 			log[index(log, head, i)] = entry(log, head, i + removed);
 		}
 		setSize(state, size - removed);

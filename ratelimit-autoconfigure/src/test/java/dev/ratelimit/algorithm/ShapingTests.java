@@ -157,11 +157,13 @@ class ShapingTests {
 		bucket.tryAcquire(0, 1);
 		bucket.tryAcquire(SECOND, 1);
 		bucket.tryAcquire(SECOND, 1);
-		bucket.refund(SECOND, 1, SECOND);
-		assertThat(bucket.describe(1, SECOND)).containsEntry("count", 2L);
-		assertThat(bucket.describe(2, SECOND)).containsEntry("logSize", 2);
-		assertThat(bucket.tryAcquire(SECOND, 1).allowed()).isTrue();
-		assertThat(bucket.tryAcquire(SECOND, 1).allowed()).isFalse();
+		// Given back as taken a little after it was admitted: the hold is timed from when
+		// the verdict came back.
+		bucket.refund(SECOND + 10, 1, SECOND + 5);
+		assertThat(bucket.describe(1, SECOND + 10)).containsEntry("count", 2L);
+		assertThat(bucket.describe(2, SECOND + 10)).containsEntry("logSize", 2);
+		assertThat(bucket.tryAcquire(SECOND + 10, 1).allowed()).isTrue();
+		assertThat(bucket.tryAcquire(SECOND + 10, 1).allowed()).isFalse();
 	}
 
 	@Test

@@ -54,9 +54,22 @@ final class FailureFallback {
 		return switch (this.failureMode) {
 			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
 			case DENY -> Mono.just(this.denied);
-			// Marked a fallback, the local verdict loses its delay: a failure mode never holds.
-			case LOCAL -> this.localStore.acquire(id, tier, cost).map(Verdict::asFallback);
+			case LOCAL -> this.localStore.acquire(id, tier, cost).flatMap((verdict) -> local(id, tier, cost, verdict));
 		};
+	}
+
+	/**
+	 * The local store's verdict as the failure mode's. A failure mode never holds: a
+	 * request the local store would hold is refused until it would have been released,
+	 * and its place given back, so that a shaping limit meters while Redis is down rather
+	 * than letting through at once what it would have spread out.
+	 */
+	private Mono<Verdict> local(BucketId id, Tier tier, long cost, Verdict verdict) {
+		if (verdict.delayNanos() == 0) {
+			return Mono.just(verdict.asFallback());
+		}
+		return this.localStore.giveBack(id, tier, cost, 0)
+			.thenReturn(Verdict.withoutLimits(false, verdict.delayNanos()));
 	}
 
 }

@@ -195,8 +195,8 @@ class RedisShapingTests {
 	/**
 	 * Redis stops answering: a give-back times out with an error counted against the
 	 * breaker, not as a fallback; once the breaker is open it errors without calling
-	 * Redis; and the failure mode that decides meanwhile holds no request, though the
-	 * local store it decides on would.
+	 * Redis; and the failure mode that decides meanwhile holds no request: what the local
+	 * store it decides on would hold is refused until it would have been released.
 	 */
 	@Test
 	void aGiveBackWhileRedisIsDownErrorsAndTheFailureModeHoldsNothing() {
@@ -214,10 +214,16 @@ class RedisShapingTests {
 				.hasMessageContaining("circuit breaker is open");
 			Verdict first = store.acquire(id, tier, 1).block();
 			Verdict second = store.acquire(id, tier, 1).block();
-			assertThat(List.of(first, second)).allMatch(Verdict::fallback).allMatch(Verdict::allowed);
-			// The local queue placed the second behind the first, half a second on.
-			assertThat(second.reported().remaining()).isEqualTo(3);
-			assertThat(List.of(first, second)).allMatch((verdict) -> verdict.delayNanos() == 0);
+			Verdict third = store.acquire(id, tier, 1).block();
+			assertThat(List.of(first, second, third)).allMatch(Verdict::fallback)
+				.allMatch((verdict) -> verdict.delayNanos() == 0);
+			assertThat(first.allowed()).isTrue();
+			// The local queue would hold the second half a second: it meters instead, refused
+			// until then, its place given back, so the third is refused the same way.
+			assertThat(second.allowed()).isFalse();
+			assertThat(second.retryAfterNanos()).isBetween(400_000_000L, 500_000_000L);
+			assertThat(third.allowed()).isFalse();
+			assertThat(third.retryAfterNanos()).isBetween(400_000_000L, 500_000_000L);
 		}
 	}
 
