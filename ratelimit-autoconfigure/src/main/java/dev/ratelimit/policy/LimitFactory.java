@@ -97,7 +97,7 @@ final class LimitFactory {
 			return null;
 		}
 		if (algorithm != Algorithm.LEAKY_BUCKET && algorithm != Algorithm.TOKEN_BUCKET) {
-			problems.add(new ConfigurationProblem(path, algorithm.configName(), "must not be set for "
+			problems.add(new ConfigurationProblem(path, asWritten(spec), "must not be set for "
 					+ algorithm.configName() + ": a window admits its whole limit again at each boundary, so "
 					+ "the requests held for it would all be released at once; shape with leaky-bucket or "
 					+ "token-bucket"));
@@ -127,6 +127,20 @@ final class LimitFactory {
 			return null;
 		}
 		return new Shaping(spec.maxDelay(), (delayAfter != null) ? delayAfter : 1);
+	}
+
+	/**
+	 * The shaping's keys as configured, such as {@code {max-delay=1s}}.
+	 */
+	private static Map<String, Object> asWritten(ShapingSpec spec) {
+		Map<String, Object> written = new LinkedHashMap<>();
+		if (spec.maxDelay() != null) {
+			written.put("max-delay", display(spec.maxDelay()));
+		}
+		if (spec.delayAfter() != null) {
+			written.put("delay-after", spec.delayAfter());
+		}
+		return written;
 	}
 
 	private static Limit build(Algorithm algorithm, LimitSpec spec, @Nullable Shaping shaping) {
