@@ -1,7 +1,10 @@
 package dev.ratelimit.e2e;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Mono;
@@ -11,11 +14,13 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * A real HTTP server the gateway routes to; it counts the requests that reach it, per
- * path and query as the gateway forwarded them.
+ * path and query as the gateway forwarded them, and records when each arrived.
  */
 public final class Upstream implements AutoCloseable {
 
 	private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+
+	private final Map<String, List<Long>> arrivals = new ConcurrentHashMap<>();
 
 	/**
 	 * Its own event loops: a gateway context that closes disposes the global ones.
@@ -31,7 +36,9 @@ public final class Upstream implements AutoCloseable {
 			.port(0)
 			.handle((request, response) -> {
 				String path = request.fullPath();
+				long arrived = System.nanoTime();
 				this.hits.computeIfAbsent(request.uri(), (key) -> new AtomicInteger()).incrementAndGet();
+				this.arrivals.computeIfAbsent(request.uri(), (key) -> new CopyOnWriteArrayList<>()).add(arrived);
 				return response.header("Content-Type", "application/json")
 					.header("X-Upstream", "reached")
 					.sendString(Mono.just("{\"path\":\"" + path + "\"}"));
@@ -53,6 +60,16 @@ public final class Upstream implements AutoCloseable {
 	public int hits(String pathAndQuery) {
 		AtomicInteger count = this.hits.get(pathAndQuery);
 		return (count != null) ? count.get() : 0;
+	}
+
+	/**
+	 * When each request with the given path and query reached this server, as
+	 * {@link System#nanoTime()} read on its arrival, in order.
+	 */
+	public List<Long> arrivals(String pathAndQuery) {
+		List<Long> arrived = new ArrayList<>(this.arrivals.getOrDefault(pathAndQuery, List.of()));
+		arrived.sort(null);
+		return arrived;
 	}
 
 	@Override

@@ -1,0 +1,103 @@
+package dev.ratelimit.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ratelimit.e2e.GatewayTestApplication;
+import dev.ratelimit.e2e.Upstream;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Shaping across a fleet: two gateways on one Redis share one queue per client. The
+ * issue's burst, 8 requests at once from one client on a leaky bucket of capacity 5
+ * draining 2/s, split over both gateways: the 5 that fit reach the upstream half a
+ * second apart whichever gateway judged them, and the 3 that do not are refused at once.
+ */
+class RedisShapingGatewayTests {
+
+	private static final long MILLI = 1_000_000L;
+
+	@Test
+	void twoGatewaysReleaseOneClientsBurstAtTheRateTheyShare() {
+		try (Upstream upstream = Upstream.start(); TestRedis redis = TestRedis.startEmbedded()) {
+			// One after the other: two applications initializing Spring Boot's logging at
+			// once race on its Logback context.
+			List<ConfigurableApplicationContext> gateways = new ArrayList<>();
+			try {
+				gateways.add(gateway(redis, upstream));
+				gateways.add(gateway(redis, upstream));
+				// Each gateway's first request through the route, another client's, so that the
+				// burst's first, released at once, is not late by a cold path.
+				for (ConfigurableApplicationContext gateway : gateways) {
+					answer(gateway, "warm-up", "/shaped/warm-up", System.nanoTime()).block(Duration.ofSeconds(10));
+				}
+				long sent = System.nanoTime();
+				List<long[]> answers = Flux.range(0, 8)
+					.flatMap((request) -> answer(gateways.get(request % 2), "burst-client", "/shaped/burst", sent), 8)
+					.collectList()
+					.block(Duration.ofSeconds(30));
+				List<Long> refusedAfter = new ArrayList<>();
+				for (long[] answer : answers) {
+					if (answer[0] == 429) {
+						refusedAfter.add(answer[1]);
+					}
+				}
+				assertThat(answers).extracting((answer) -> answer[0]).containsOnly(200L, 429L);
+				// Refused at once: had they waited for a place, they would have come back after
+				// the last release, 2 s on.
+				assertThat(refusedAfter).hasSize(3).allMatch((nanos) -> nanos < 1_500 * MILLI);
+				List<Long> arrivals = upstream.arrivals("/shaped/burst");
+				assertThat(arrivals).hasSize(5);
+				for (int i = 1; i < arrivals.size(); i++) {
+					// 500 ms apart, less the difference in the two gateways' latencies to Redis;
+					// unshaped, all five arrive within milliseconds.
+					assertThat(arrivals.get(i) - arrivals.get(i - 1)).as("gap %d", i).isGreaterThan(350 * MILLI);
+				}
+				assertThat(arrivals.get(4) - arrivals.get(0)).isGreaterThan(1_800 * MILLI);
+			}
+			finally {
+				gateways.forEach(ConfigurableApplicationContext::close);
+			}
+		}
+	}
+
+	/**
+	 * The status of a request of {@code client} on a new connection, and the nanoseconds
+	 * from {@code sent} until it was answered.
+	 */
+	private static Mono<long[]> answer(ConfigurableApplicationContext gateway, String client, String path,
+			long sent) {
+		return HttpClient.newConnection()
+			.headers((headers) -> headers.add("X-Client", client))
+			.get()
+			.uri("http://127.0.0.1:" + gateway.getEnvironment().getProperty("local.server.port") + path)
+			.responseSingle((response, body) -> body
+				.then(Mono.fromSupplier(() -> new long[] { response.status().code(), System.nanoTime() - sent })));
+	}
+
+	private static ConfigurableApplicationContext gateway(TestRedis redis, Upstream upstream) {
+		return new SpringApplicationBuilder(GatewayTestApplication.class)
+			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+					"spring.data.redis.port=" + redis.port(), "ratelimit.store=redis",
+					"ratelimit.policies.shaped.key=header:X-Client",
+					"ratelimit.policies.shaped.tiers.anonymous[0].algorithm=leaky-bucket",
+					"ratelimit.policies.shaped.tiers.anonymous[0].capacity=5",
+					"ratelimit.policies.shaped.tiers.anonymous[0].drain-rate=2",
+					"ratelimit.policies.shaped.tiers.anonymous[0].shaping.max-delay=3s",
+					"spring.cloud.gateway.server.webflux.routes[0].id=shaped",
+					"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),
+					"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/shaped/**",
+					"spring.cloud.gateway.server.webflux.routes[0].filters[0]=RateLimit=shaped")
+			.run();
+	}
+
+}
