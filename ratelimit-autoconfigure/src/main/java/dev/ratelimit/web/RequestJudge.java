@@ -180,11 +180,14 @@ public final class RequestJudge {
 	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
 			@Nullable BucketId bucket, long cost, Verdict verdict, long start) {
 		if (bucket != null && holds(verdict)) {
-			if (!this.held.tryHold()) {
-				return holdsFull(exchange, tier, bucket, cost, verdict);
-			}
-			conclude(tier, verdict, start, exchange.getResponse().getHeaders());
-			return hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier, cost, verdict);
+			// Deferred, so that a place is taken only by a request whose chain goes on.
+			return Mono.defer(() -> {
+				if (!this.held.tryHold()) {
+					return holdsFull(exchange, tier, bucket, cost, verdict, start);
+				}
+				conclude(tier, verdict, start, exchange.getResponse().getHeaders());
+				return hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier, cost, verdict);
+			});
 		}
 		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
 			return forward(exchange, chain, next);
@@ -233,14 +236,17 @@ public final class RequestJudge {
 			Answer<R> answer) {
 		HttpHeaders headers = new HttpHeaders();
 		if (holds(verdict)) {
-			if (!this.held.tryHold()) {
-				giveBack(bucket, tier, cost, 0);
-				tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
-				headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(holdsFullRetryAfter(verdict)));
-				return Mono.just(answer.of(false, headers));
-			}
-			conclude(tier, verdict, start, headers);
-			return hold(Mono.just(answer.of(true, headers)), bucket, tier, cost, verdict);
+			// Deferred, so that a place is taken only by an answer awaited.
+			return Mono.defer(() -> {
+				if (!this.held.tryHold()) {
+					giveBack(bucket, tier, cost, 0);
+					tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
+					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(holdsFullRetryAfter(verdict)));
+					return Mono.just(answer.of(false, headers));
+				}
+				conclude(tier, verdict, start, headers);
+				return hold(Mono.just(answer.of(true, headers)), bucket, tier, cost, verdict);
+			});
 		}
 		boolean rejected = conclude(tier, verdict, start, headers);
 		return Mono.just(answer.of(!rejected, headers));
@@ -278,9 +284,9 @@ public final class RequestJudge {
 	 * quota (RFC 9110 section 15.6.4), with {@code Retry-After} (section 10.2.3).
 	 */
 	private Mono<Void> holdsFull(ServerWebExchange exchange, TierOnRoute tier, BucketId bucket, long cost,
-			Verdict verdict) {
+			Verdict verdict, long start) {
 		giveBack(bucket, tier, cost, 0);
-		tier.listeners().notify(Outcome.HOLDS_FULL, 0);
+		tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
 		long retryAfter = holdsFullRetryAfter(verdict);
 		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
 		return reject(exchange, Reason.HOLDS_FULL, HttpStatus.SERVICE_UNAVAILABLE,
