@@ -56,6 +56,15 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		return Duration.ofNanos(Nanos.ceil(this.capacity / this.refillRate * this.refillPeriod.toNanos()));
 	}
 
+	/**
+	 * The time to refill from empty to full, and, while shaping, from the deepest
+	 * reservations below zero: {@code max-delay} more.
+	 */
+	@Override
+	public Duration idleTimeout() {
+		return (this.shaping != null) ? window().plus(this.shaping.maxDelay()) : window();
+	}
+
 	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();

@@ -197,6 +197,24 @@ class ShapingTests {
 		assertThat(acquire(after, 0, 1).delayNanos()).isEqualTo(SECOND);
 	}
 
+	/**
+	 * A store forgets a bucket idle for its idle timeout: a shaping token bucket's must
+	 * cover paying back its deepest reservations, or a bucket forgotten with requests still
+	 * held would admit a full burst more.
+	 */
+	@Test
+	void aShapingTokenBucketStaysRememberedUntilItsReservationsArePaidBack() {
+		TokenBucket shaping = new TokenBucket(1, 1, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(10)));
+		LimitState state = shaping.newState(0);
+		for (int i = 0; i < 11; i++) {
+			acquire(state, 0, 1);
+		}
+		assertThat(shaping.idleTimeout()).isEqualTo(Duration.ofSeconds(11));
+		assertThat(state.describe(10 * SECOND)).containsEntry("tokens", 0.0);
+		assertThat(state.describe(11 * SECOND)).containsEntry("tokens", 1.0);
+		assertThat(new TokenBucket(1, 1, Duration.ofSeconds(1)).idleTimeout()).isEqualTo(Duration.ofSeconds(1));
+	}
+
 	@Test
 	void aShapingLeakyBucketNeedsToHoldSomething() {
 		assertThatIllegalArgumentException()

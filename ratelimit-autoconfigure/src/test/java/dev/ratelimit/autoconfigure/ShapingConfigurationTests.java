@@ -87,7 +87,7 @@ class ShapingConfigurationTests {
 		this.contextRunner
 			.withPropertyValues(LIMIT + "algorithm=" + algorithm, LIMIT + "limit=10", LIMIT + "window=1m",
 					LIMIT + "shaping.max-delay=3s")
-			.run((context) -> assertThat(problems(context)).containsExactly(LIMIT + "shaping: was " + algorithm
+			.run((context) -> assertThat(problems(context)).containsExactly(LIMIT + "shaping: was {max-delay=3s}"
 					+ ", must not be set for " + algorithm + ": a window admits its whole limit again at each "
 					+ "boundary, so the requests held for it would all be released at once; shape with leaky-bucket "
 					+ "or token-bucket"));

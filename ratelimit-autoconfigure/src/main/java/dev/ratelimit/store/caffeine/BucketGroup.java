@@ -16,6 +16,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class BucketGroup {
 
+	/**
+	 * Caffeine moves an entry's expiry on a read or update only when it moves by more
+	 * than a second (its {@code EXPIRE_WRITE_TOLERANCE}), so an entry used again within a
+	 * second may expire up to a second before its last use's timeout: kept a second
+	 * longer, a bucket never expires while its state still counts.
+	 */
+	private static final Duration EXPIRY_TOLERANCE = Duration.ofSeconds(1);
+
 	final String policy;
 
 	final String tierName;
@@ -34,7 +42,8 @@ final class BucketGroup {
 	final @Nullable Limit onlyLimit;
 
 	/**
-	 * How long a bucket may stay idle before it is as good as new, in nanoseconds.
+	 * How long the cache keeps a bucket after its last use: the time it takes to be as
+	 * good as new, plus Caffeine's expiry tolerance.
 	 */
 	final long idleTimeoutNanos;
 
@@ -54,7 +63,7 @@ final class BucketGroup {
 		this.tier = tier;
 		this.limits = tier.limits();
 		this.onlyLimit = (this.limits.size() == 1) ? this.limits.get(0) : null;
-		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout());
+		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout().plus(EXPIRY_TOLERANCE));
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
 		this.policyBuckets = policyBuckets;
 	}

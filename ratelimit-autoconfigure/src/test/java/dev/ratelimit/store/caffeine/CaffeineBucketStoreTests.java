@@ -38,6 +38,8 @@ class CaffeineBucketStoreTests {
 
 	private static final long SECOND = 1_000_000_000L;
 
+	private static final long MILLI = 1_000_000L;
+
 	private final AtomicLong time = new AtomicLong(5 * SECOND);
 
 	private final Tier anonymous = new Tier("anonymous", List.of(new FixedWindow(2, Duration.ofSeconds(10))));
@@ -166,8 +168,9 @@ class CaffeineBucketStoreTests {
 		BucketId id = new BucketId("orders", "pro", "alice");
 		acquire(id, this.pro);
 		acquire(id, this.pro);
-		// pro's longest idle timeout is the sliding window counter's two minutes
-		this.time.addAndGet(2 * 60 * SECOND - 1);
+		// pro's longest idle timeout is the sliding window counter's two minutes, and the
+		// cache keeps a bucket a second beyond, its expiry tolerance
+		this.time.addAndGet(2 * 60 * SECOND + SECOND - 1);
 		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).hasSize(1);
 		assertThat(this.store.bucketCount(this.orders).block()).isEqualTo(1);
 		this.time.addAndGet(1);
@@ -178,6 +181,27 @@ class CaffeineBucketStoreTests {
 		assertThat(this.store.bucketCount(this.orders).block()).isZero();
 		acquire(id, this.pro);
 		assertThat(this.store.bucket(this.orders, "alice").blockFirst().requests()).isEqualTo(1);
+	}
+
+	/**
+	 * Caffeine leaves an entry's expiry where it was when a use moves it by less than a
+	 * second: a bucket used again half a second on must still outlive its state.
+	 */
+	@Test
+	void aBucketUsedAgainWithinASecondLivesAsLongAsItsStateCounts() {
+		Tier queue = new Tier("anonymous", List.of(new LeakyBucket(5, 3, Duration.ofSeconds(1))));
+		BucketId id = new BucketId("orders", "anonymous", "carol");
+		for (int i = 0; i < 5; i++) {
+			this.store.acquireNow(id, queue, 1);
+		}
+		this.time.addAndGet(SECOND / 2);
+		this.store.acquireNow(id, queue, 1);
+		// 1.3 s after its last use, 0.6 of the queue has not drained yet: room for 4, not 5.
+		this.time.addAndGet(1300 * MILLI);
+		for (int i = 0; i < 4; i++) {
+			assertThat(this.store.acquireNow(id, queue, 1).allowed()).isTrue();
+		}
+		assertThat(this.store.acquireNow(id, queue, 1).allowed()).isFalse();
 	}
 
 	@Test
@@ -258,7 +282,8 @@ class CaffeineBucketStoreTests {
 		acquire(id, this.anonymous);
 		this.time.addAndGet(9 * SECOND);
 		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).hasSize(1);
-		this.time.addAndGet(SECOND);
+		// Its 10 s window, and the cache's second of expiry tolerance.
+		this.time.addAndGet(2 * SECOND);
 		assertThat(this.store.bucket(this.orders, "alice").collectList().block()).isEmpty();
 	}
 
