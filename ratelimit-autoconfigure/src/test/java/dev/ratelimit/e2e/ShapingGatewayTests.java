@@ -51,7 +51,7 @@ class ShapingGatewayTests {
 	 */
 	private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-	private static final RecordingUpstream upstream = RecordingUpstream.start();
+	private static final Upstream upstream = Upstream.start();
 
 	private static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 

@@ -1,10 +1,10 @@
 package dev.ratelimit.e2e;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Mono;
@@ -20,7 +20,7 @@ public final class Upstream implements AutoCloseable {
 
 	private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
 
-	private final Map<String, List<Long>> arrivals = new ConcurrentHashMap<>();
+	private final Queue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
 
 	/**
 	 * Its own event loops: a gateway context that closes disposes the global ones.
@@ -38,7 +38,7 @@ public final class Upstream implements AutoCloseable {
 				String path = request.fullPath();
 				long arrived = System.nanoTime();
 				this.hits.computeIfAbsent(request.uri(), (key) -> new AtomicInteger()).incrementAndGet();
-				this.arrivals.computeIfAbsent(request.uri(), (key) -> new CopyOnWriteArrayList<>()).add(arrived);
+				this.arrivals.add(new Arrival(request.uri(), arrived));
 				return response.header("Content-Type", "application/json")
 					.header("X-Upstream", "reached")
 					.sendString(Mono.just("{\"path\":\"" + path + "\"}"));
@@ -63,19 +63,24 @@ public final class Upstream implements AutoCloseable {
 	}
 
 	/**
-	 * When each request with the given path and query reached this server, as
-	 * {@link System#nanoTime()} read on its arrival, in order.
+	 * When the requests whose path and query start with {@code prefix} reached this
+	 * server, as {@link System#nanoTime()} read on their arrival, in order.
 	 */
-	public List<Long> arrivals(String pathAndQuery) {
-		List<Long> arrived = new ArrayList<>(this.arrivals.getOrDefault(pathAndQuery, List.of()));
-		arrived.sort(null);
-		return arrived;
+	public List<Long> arrivals(String prefix) {
+		return this.arrivals.stream()
+			.filter((arrival) -> arrival.uri().startsWith(prefix))
+			.map(Arrival::nanos)
+			.sorted()
+			.toList();
 	}
 
 	@Override
 	public void close() {
 		this.server.disposeNow();
 		this.loops.dispose();
+	}
+
+	private record Arrival(String uri, long nanos) {
 	}
 
 }
