@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
@@ -42,6 +43,12 @@ final class BucketReader {
 			Algorithm.SLIDING_WINDOW_LOG, List.of("logSize"), Algorithm.SLIDING_WINDOW_COUNTER,
 			List.of("current", "previous", "estimate"), Algorithm.TOKEN_BUCKET, List.of("tokens"),
 			Algorithm.LEAKY_BUCKET, List.of("level"));
+
+	/**
+	 * A shaping leaky bucket's state values: its level and the seconds a request judged
+	 * now would be held.
+	 */
+	private static final List<String> QUEUE_STATE_NAMES = List.of("level", "hold");
 
 	private final BucketScript script;
 
@@ -135,7 +142,8 @@ final class BucketReader {
 			Decision now = new Decision(true, ScriptReplies.longAt(reply, at), limit.quota(),
 					ScriptReplies.microsAt(reply, at + 1), 0);
 			Map<String, Number> state = new LinkedHashMap<>();
-			List<String> names = STATE_NAMES.get(limit.algorithm());
+			List<String> names = (limit instanceof LeakyBucket && limit.shaping() != null) ? QUEUE_STATE_NAMES
+					: STATE_NAMES.get(limit.algorithm());
 			for (int j = 0; j < names.size(); j++) {
 				state.put(names.get(j), number(String.valueOf(reply.get(at + 2 + j))));
 			}

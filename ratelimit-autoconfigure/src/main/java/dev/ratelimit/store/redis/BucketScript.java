@@ -25,12 +25,12 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The calls of the limiter's scripts on a bucket: a request judged ({@code acquire}), a
- * lease taken ({@code lease}), a bucket described ({@code peek}, for {@link BucketReader}),
- * and the start-up warm-up. The scripts are {@link ScriptAssembler}'s: the common call, an
- * acquire on a tier of one limit, takes its algorithm's lean script, every other the
- * generic one. Spring Data calls a script by SHA ({@code EVALSHA}) and sends it again
- * ({@code EVAL}, which caches it) when Redis answers {@code NOSCRIPT}, after a restart or
- * a {@code SCRIPT FLUSH}.
+ * lease taken ({@code lease}), a held request's units given back ({@code refund}), a
+ * bucket described ({@code peek}, for {@link BucketReader}), and the start-up warm-up.
+ * The scripts are {@link ScriptAssembler}'s: the common call, an acquire on a tier of
+ * one limit, takes its algorithm's lean script, every other the generic one. Spring Data
+ * calls a script by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
+ * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
  */
 public final class BucketScript {
 
@@ -130,6 +130,17 @@ public final class BucketScript {
 		return call(layout, clientKey, "lease", cost, want, requests, first, second)
 			.map((reply) -> new LeaseReply(ScriptReplies.longAt(reply, 0), ScriptReplies.longAt(reply, 1),
 					ScriptReplies.decisions(layout.tier(), reply, ScriptProtocol.LEASE_HEADER_VALUES)));
+	}
+
+	/**
+	 * Give back {@code cost} units that a request took {@code heldMicros} ago on every
+	 * limit of the bucket, if there is one.
+	 */
+	Mono<Void> refund(RedisLayout layout, String clientKey, long cost, long heldMicros) {
+		return this.connection
+			.onRedis(this.connection.template()
+				.execute(this.script, layout.keys(clientKey), layout.refundArguments(cost, heldMicros)))
+			.then();
 	}
 
 	/**

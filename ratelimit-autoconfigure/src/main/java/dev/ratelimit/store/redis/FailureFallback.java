@@ -54,6 +54,7 @@ final class FailureFallback {
 		return switch (this.failureMode) {
 			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
 			case DENY -> Mono.just(this.denied);
+			// Marked a fallback, the local verdict loses its delay: a failure mode never holds.
 			case LOCAL -> this.localStore.acquire(id, tier, cost).map(Verdict::asFallback);
 		};
 	}

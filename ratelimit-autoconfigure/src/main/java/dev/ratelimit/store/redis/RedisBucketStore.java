@@ -27,6 +27,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	public static final String NAME = StoreType.REDIS.storeName();
 
+	private static final long NANOS_PER_MICRO = 1_000;
+
 	/**
 	 * @param script the bucket script, bound to the key prefix
 	 * @param timeout longest a decision may wait on Redis
@@ -68,6 +70,26 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 				return Verdict.of(decisions);
 			})
 			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
+	}
+
+	/**
+	 * Gives the units back on Redis, on every limit, as taken at Redis time less
+	 * {@code heldNanos}. Not a decision, so no failure mode answers for it: while the
+	 * breaker is open it is not tried, and a failure or a timeout counts against the
+	 * breaker and errors the returned {@code Mono}.
+	 */
+	@Override
+	public Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
+		if (!this.guard.allowsCall()) {
+			return Mono.error(new IllegalStateException(
+					"Rate limit store '" + NAME + "' does not call Redis while its circuit breaker is open"));
+		}
+		return Mono
+			.defer(() -> this.script.refund(this.script.layouts().layout(id.policy(), tier), id.key(), cost,
+					heldNanos / NANOS_PER_MICRO))
+			.timeout(this.timeout)
+			.doOnSuccess((done) -> this.guard.onSuccess())
+			.doOnError(this.guard::recordFailure);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.Optional;
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
 import org.jspecify.annotations.Nullable;
@@ -19,10 +20,11 @@ import org.jspecify.annotations.Nullable;
  * lays out the calls). A bucket's {@linkplain #BUCKET_SUFFIX bucket key}
  * ({@code rl:{orders:free:10.0.0.1}:b2}) holds every limit's state under its tag: its
  * position and parameters ({@code 1:1:100:6.0E7:0.0}: the first limit, fixed window,
- * 100 per minute). A sliding window log keeps its instants in a list key of its own,
- * named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}). Every key of a
- * bucket carries the same hash tag, {@code {<policy>:<tier>:<client key>}}, so that a
- * bucket lives in one Redis Cluster slot and one script can update it atomically.
+ * 100 per minute), its shaping apart. A sliding window log keeps its instants in a list
+ * key of its own, named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}).
+ * Every key of a bucket carries the same hash tag, {@code {<policy>:<tier>:<client key>}},
+ * so that a bucket lives in one Redis Cluster slot and one script can update it
+ * atomically.
  * <p>
  * The three parts are {@linkplain #escape(String) escaped}, the client key above all,
  * which a client chooses: none holds a {@code :}, so each key parses back one way
@@ -99,8 +101,13 @@ public final class RedisLayout {
 			// The limit's parameters are part of its tag: after a live reload that changed
 			// a limit, the script starts it afresh rather than reading numbers that meant
 			// something else (a window index of another length, a count above the new
-			// limit); an unchanged limit keeps its tag and its state.
+			// limit); an unchanged limit keeps its tag and its state. Its shaping is not:
+			// a queue's level and a bucket's tokens mean the same whether it shapes or
+			// meters (as LeakyBucket's and TokenBucket's carryOver keep them), so that
+			// turning shaping on or off gives no client a fresh bucket, and a meter's load
+			// forgives the tokens a shaping bucket reserved below zero.
 			String tag = (i + 1) + ":" + String.join(":", arguments.subList(first, arguments.size()));
+			addShaping(arguments, limits.get(i).shaping());
 			arguments.add(tag);
 			this.keySuffixes[i] = "}:" + tag;
 		}
@@ -110,8 +117,8 @@ public final class RedisLayout {
 		this.leanAlgorithm = (limits.size() == 1) ? limits.get(0).algorithm() : null;
 		// The generic script's limit arguments but the code, which the lean script is.
 		this.leanArguments = (this.leanAlgorithm != null)
-				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3),
-						"|" + arguments.get(4) + " ")
+				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3), arguments.get(4),
+						arguments.get(5), "|" + arguments.get(6) + " ")
 				: List.of();
 	}
 
@@ -251,12 +258,26 @@ public final class RedisLayout {
 	 * then the limits'.
 	 */
 	List<String> arguments(String mode, long cost, long want, long requests, Refund first, Refund second) {
+		return arguments(mode, cost, want, requests, 0, first, second);
+	}
+
+	/**
+	 * The arguments of a {@code refund}: {@code cost} units given back, taken
+	 * {@code heldMicros} ago; no request judged.
+	 */
+	List<String> refundArguments(long cost, long heldMicros) {
+		return arguments("refund", cost, 0, 0, heldMicros, Refund.NONE, Refund.NONE);
+	}
+
+	private List<String> arguments(String mode, long cost, long want, long requests, long heldMicros, Refund first,
+			Refund second) {
 		List<String> arguments = new ArrayList<>(ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size());
 		arguments.add(mode);
 		arguments.add(Long.toString(cost));
 		arguments.add(this.idleMillis);
 		arguments.add(Long.toString(want));
 		arguments.add(Long.toString(requests));
+		arguments.add(Long.toString(heldMicros));
 		for (Refund refund : new Refund[] { first, second }) {
 			arguments.add(Long.toString(refund.units()));
 			arguments.add(Long.toString(refund.leasedAtMicros()));
@@ -282,8 +303,21 @@ public final class RedisLayout {
 	}
 
 	private static void addRate(List<String> arguments, Duration period, double rate) {
-		arguments.add(Double.toString(period.toNanos() / 1000.0));
+		arguments.add(micros(period));
 		arguments.add(Double.toString(rate));
+	}
+
+	/**
+	 * The longest hold in microseconds and the units that pass at once; {@code 0} and
+	 * {@code 0} for a limit that meters.
+	 */
+	private static void addShaping(List<String> arguments, @Nullable Shaping shaping) {
+		arguments.add((shaping != null) ? micros(shaping.maxDelay()) : "0");
+		arguments.add((shaping != null) ? Long.toString(shaping.delayAfter()) : "0");
+	}
+
+	private static String micros(Duration duration) {
+		return Double.toString(duration.toNanos() / 1000.0);
 	}
 
 	private static long ceilMillis(long nanos) {

@@ -24,22 +24,26 @@ import dev.ratelimit.algorithm.Algorithm;
  * <ul>
  * <li>{@code --@fields a b}: the state kept in the bucket key, in the order stored (at
  * most three; none for a state kept elsewhere); {@code --@fractional a}: those of them
- * that may hold a fraction (never negative), written with 17 significant digits, the
- * others as integers; {@code --@state c}: state that is not stored.</li>
+ * that may hold a fraction (a shaping token bucket's tokens go below zero), written with
+ * 17 significant digits, the others as integers; {@code --@state c}: state that is not
+ * stored.</li>
  * <li>{@code --@load}: the fields hold what was stored, {@code nil} for a new bucket or a
  * changed limit; leaves the state as of {@code now}.</li>
  * <li>{@code --@probe}: judges {@code cost}, changing nothing: sets {@code allowed} (a
  * boolean), {@code remaining}, {@code reset} and {@code retry_after} (microseconds), as
- * {@link dev.ratelimit.algorithm.Decision}.</li>
+ * {@link dev.ratelimit.algorithm.Decision}, and a shaping bucket's {@code delay}
+ * (microseconds an admitted request is held, {@code 0} unless set).</li>
  * <li>{@code --@commit}: consumes {@code cost}. {@code --@refund}: gives back {@code units}
- * leased at the instant {@code leased_at}. {@code --@describe}: sets {@code described},
- * the state for display. The last two are the generic script's only.</li>
+ * taken at the instant {@code leased_at}: a lease's, or a held request's decision, which
+ * is at or just before it. {@code --@describe}: sets {@code described}, the state for
+ * display. The last two are the generic script's only.</li>
  * </ul>
  * Every section sees {@code now} and the limit's {@code quota}, {@code period}
- * (microseconds), {@code rate} and {@code key} (its own key: the sliding window log's
- * list), and runs in a block of its own, so that its own locals stay its own. The generic
- * form wraps each section in a function of the algorithm's table, its state in a table
- * per limit; the lean form puts load, probe and commit one after the other in
+ * (microseconds), {@code rate}, {@code max_delay} (microseconds; {@code 0} for a limit
+ * that meters), {@code delay_after} and {@code key} (its own key: the sliding window
+ * log's list), and runs in a block of its own, so that its own locals stay its own. The
+ * generic form wraps each section in a function of the algorithm's table, its state in a
+ * table per limit; the lean form puts load, probe and commit one after the other in
  * {@code one_limit_driver.lua}, in place of its line {@code --@algorithm}.
  */
 final class ScriptAssembler {
@@ -65,8 +69,8 @@ final class ScriptAssembler {
 	/**
 	 * What every section sees of its limit, in the generic form.
 	 */
-	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, key = "
-			+ "p.quota, p.period, p.rate, p.key\n";
+	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, max_delay, delay_after, key = "
+			+ "p.quota, p.period, p.rate, p.max_delay, p.delay_after, p.key\n";
 
 	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "refund",
 			"describe");
@@ -110,14 +114,15 @@ final class ScriptAssembler {
 		}
 		declare(lua, "", source.state());
 		lua.append(block("", source.section("load")));
-		lua.append("local allowed, remaining, reset, retry_after\n").append(block("", source.section("probe")));
+		lua.append("local allowed, remaining, reset, retry_after\nlocal delay = 0\n")
+			.append(block("", source.section("probe")));
 		lua.append("if allowed then\n").append(block("\t", source.section("commit")));
 		if (!source.fields().isEmpty()) {
 			lua.append("\twritten = string.format(").append(format(source, 0, "'%d%s"))
 				.append(", requests + 1, tagged, ").append(names(source.fields())).append(")\n");
 		}
-		lua.append("\treply = { 1, remaining, reset, retry_after }\nelse\n")
-			.append("\treply = { 0, remaining, reset, retry_after }\nend\n");
+		lua.append("\treply = { 1, remaining, reset, retry_after, delay }\nelse\n")
+			.append("\treply = { 0, remaining, reset, retry_after, 0 }\nend\n");
 		return lua.append(driver, place + ALGORITHM_PLACE.length(), driver.length()).toString();
 	}
 
@@ -140,8 +145,9 @@ final class ScriptAssembler {
 		lua.append(" }\n\tend,\n");
 		lua.append("\tprobe = function(s, now, p, cost)\n").append(LIMIT_LOCALS);
 		unpack(lua, variables);
-		lua.append("\t\tlocal allowed, remaining, reset, retry_after\n").append(block("\t\t", source.section("probe")));
-		lua.append("\t\treturn allowed and 1 or 0, remaining, reset, retry_after\n\tend,\n");
+		lua.append("\t\tlocal allowed, remaining, reset, retry_after\n\t\tlocal delay = 0\n")
+			.append(block("\t\t", source.section("probe")));
+		lua.append("\t\treturn allowed and 1 or 0, remaining, reset, retry_after, allowed and delay or 0\n\tend,\n");
 		// A commit marks stored fields changed, so that its limit is written; a refund only
 		// when it changed one. A state kept elsewhere leaves the bucket key's text as read.
 		lua.append("\tcommit = function(s, now, p, cost)\n").append(LIMIT_LOCALS);

@@ -21,16 +21,21 @@ import dev.ratelimit.algorithm.Algorithm;
  * <p>
  * <b>The generic script</b> judges any tier. Keys: each limit's own key in the tier's
  * order (only a sliding window log's list is used), then the bucket key. Arguments:
- * {@link #FIXED_ARGUMENTS} (mode, cost, idle-ms, want, requests, then
+ * {@link #FIXED_ARGUMENTS} (mode, cost, idle-ms, want, requests, held, then
  * {@link #REFUND_LOTS} pairs of units and the Redis time they were leased at), then
  * {@link #ARGUMENTS_PER_LIMIT} per limit (algorithm {@linkplain #code(Algorithm) code},
- * quota, period in microseconds, rate, tag). Modes:
+ * quota, period in microseconds, rate, max-delay in microseconds, delay-after, tag; a
+ * max-delay of {@code 0} is a limit that meters). Modes:
  * <ul>
  * <li>{@code acquire}: judge {@code cost} against every limit; consume from all or none.
  * Replies {@link #DECISION_VALUES} per limit.</li>
  * <li>{@code lease}: give back each lot of units at the time it was leased at, then
  * consume up to {@code want} units that every limit admits, and judge {@code cost}
- * against what is left. Replies {@link #LEASE_HEADER_VALUES}, then the decisions.</li>
+ * against what is left, every limit metering: a lease is spent in a node's memory, which
+ * holds no request. Replies {@link #LEASE_HEADER_VALUES}, then the decisions.</li>
+ * <li>{@code refund}: give back {@code cost} units a held request took {@code held}
+ * microseconds ago, on every limit, at the Redis time {@code now - held}; creates no
+ * bucket. Replies nothing.</li>
  * <li>{@code peek}: describe the bucket, consuming nothing; an empty reply when there is
  * no bucket. Replies {@link #PEEK_HEADER_VALUES}, then {@link #PEEK_VALUES} per
  * limit.</li>
@@ -52,30 +57,31 @@ final class ScriptProtocol {
 
 	/**
 	 * Script arguments before the limits' own, in order: mode, cost, idle-ms, want,
-	 * requests, then {@link #REFUND_LOTS} pairs of units to give back and the Redis time
-	 * (microseconds) they were leased at.
+	 * requests, held (microseconds, a refund's), then {@link #REFUND_LOTS} pairs of units
+	 * to give back and the Redis time (microseconds) they were leased at.
 	 */
-	static final int FIXED_ARGUMENTS = 5 + 2 * REFUND_LOTS;
+	static final int FIXED_ARGUMENTS = 6 + 2 * REFUND_LOTS;
 
 	/**
 	 * Script arguments per limit: algorithm code, quota, period in microseconds, rate,
-	 * and the limit's tag (its position and those four), under which the bucket key
-	 * holds its state.
+	 * max-delay in microseconds ({@code 0}: the limit meters), delay-after, and the
+	 * limit's tag (its position and the first four), under which the bucket key holds its
+	 * state.
 	 */
-	static final int ARGUMENTS_PER_LIMIT = 5;
+	static final int ARGUMENTS_PER_LIMIT = 7;
 
 	/**
 	 * Arguments of the lean script, in order: cost, idle-ms, then the limit's quota,
-	 * period in microseconds and rate, and its tag between {@code |} and a space, as it
-	 * stands in the bucket key.
+	 * period in microseconds, rate, max-delay in microseconds and delay-after, and its tag
+	 * between {@code |} and a space, as it stands in the bucket key.
 	 */
-	static final int LEAN_ARGUMENTS = 6;
+	static final int LEAN_ARGUMENTS = 8;
 
 	/**
-	 * Reply values per limit of a decision: admitted (1 or 0), remaining, reset and
-	 * retry-after in microseconds, as {@link dev.ratelimit.algorithm.Decision}.
+	 * Reply values per limit of a decision: admitted (1 or 0), remaining, reset,
+	 * retry-after and delay in microseconds, as {@link dev.ratelimit.algorithm.Decision}.
 	 */
-	static final int DECISION_VALUES = 4;
+	static final int DECISION_VALUES = 5;
 
 	/**
 	 * Reply values before a lease's decisions: units granted, Redis time of the lease.

@@ -37,7 +37,7 @@ final class ScriptReplies {
 		for (int i = 0; i < decisions.length; i++) {
 			int at = offset + i * ScriptProtocol.DECISION_VALUES;
 			decisions[i] = new Decision(longAt(reply, at) == 1, longAt(reply, at + 1), limits.get(i).quota(),
-					microsAt(reply, at + 2), microsAt(reply, at + 3));
+					microsAt(reply, at + 2), microsAt(reply, at + 3), microsAt(reply, at + 4));
 		}
 		return decisions;
 	}

@@ -1,6 +1,8 @@
--- Leaky bucket as a meter (dev.ratelimit.algorithm.LeakyBucket): quota = capacity, rate
--- units drained per period microseconds. Fields: level, drain instant; none is an empty
--- queue.
+-- Leaky bucket (dev.ratelimit.algorithm.LeakyBucket): quota = capacity, rate units drained
+-- per period microseconds. As a meter (max_delay 0) a request that fits passes at once; as
+-- a queue it is held until the queue ahead of it has drained to the delay_after units that
+-- pass at once, when that is within max_delay microseconds, else rejected at once. Fields:
+-- level, drain instant; none is an empty queue.
 --@fields level at
 --@fractional level
 --@load
@@ -11,7 +13,15 @@ elseif now > at then
 	at = now
 end
 --@probe
-allowed = level + cost <= quota + EPSILON
+-- A queue's hold, rounded up to the microsecond so that no request leaves early.
+local hold = 0
+if max_delay > 0 then
+	local ahead = level - (delay_after - 1)
+	local us = ahead * period / rate
+	hold = (ahead > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
+end
+local fits = level + cost <= quota + EPSILON
+allowed = fits and hold <= max_delay
 local after = level
 if allowed then
 	after = math.min(quota, level + cost)
@@ -23,17 +33,18 @@ end
 -- Units to drain: admitted, until the next whole slot (not until the queue is empty);
 -- rejected, until the cost fits.
 local overflow = 0
-if not allowed then
+if not fits then
 	overflow = math.min(level, level + cost - quota)
-elseif remaining < quota then
+elseif allowed and remaining < quota then
 	overflow = after - (quota - remaining - 1)
 end
 local us = overflow * period / rate
 local wait = (overflow > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
 if allowed then
-	reset, retry_after = wait, 0
+	reset, retry_after, delay = wait, 0, hold
 else
-	wait = math.max(1, wait)
+	-- Until the cost fits and the queue ahead has drained to within the longest hold.
+	wait = math.max(1, wait, math.ceil(hold - max_delay))
 	reset, retry_after = wait, wait
 end
 --@commit
@@ -41,4 +52,12 @@ level = math.min(quota, level + cost)
 --@refund
 level = math.max(0, level - units)
 --@describe
-described = { exact(level) }
+-- A queue's also the seconds a request judged now would be held, as Java's describe.
+if max_delay > 0 then
+	local ahead = level - (delay_after - 1)
+	local us = ahead * period / rate
+	local hold = (ahead > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
+	described = { exact(level), exact(hold / 1000000) }
+else
+	described = { exact(level) }
+end

@@ -6,7 +6,8 @@
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
 local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local tagged = ARGV[6]
+local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
+local tagged = ARGV[8]
 local key = KEYS[2]
 local stored = redis.call('GET', KEYS[1])
 -- The limit's fields a, b, c (nil when absent), and where they start in the stored text.

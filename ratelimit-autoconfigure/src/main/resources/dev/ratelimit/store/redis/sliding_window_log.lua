@@ -88,7 +88,23 @@ if size == 0 and cost > 0 then
 end
 size = size + cost
 --@refund
-local removed = redis.call('LREM', key, -units, exact(leased_at))
+-- The newest entries at or before `leased_at`: a lease's were pushed at that instant, a
+-- held request's at its decision, which a refund's `leased_at` is at or just after; the
+-- later entries are later requests'. Equal instants are one run, each removed from the
+-- tail with one LREM.
+local left, later, removed = units, 0, 0
+while left > 0 do
+	local entry = redis.call('LINDEX', key, -1 - later)
+	if not entry then
+		break
+	end
+	if tonumber(entry) > leased_at then
+		later = later + 1
+	else
+		local run = redis.call('LREM', key, -left, entry)
+		left, removed = left - run, removed + run
+	end
+end
 size = size - removed
 if removed > 0 then
 	local head = redis.call('LINDEX', key, 0)

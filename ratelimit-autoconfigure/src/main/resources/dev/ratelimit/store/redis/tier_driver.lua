@@ -1,5 +1,5 @@
 -- The generic script's entry point, after the algorithms: any tier, in any mode (acquire,
--- lease, peek). Its keys, arguments, stored text and reply:
+-- lease, refund, peek). Its keys, arguments, stored text and reply:
 -- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
 -- argument counts, reply strides) are declared in front of the script.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
@@ -12,7 +12,8 @@ local limit_count = #KEYS - 1
 local bucket = KEYS[#KEYS]
 local stored = redis.call('GET', bucket)
 
-if mode == 'peek' and not stored then
+-- Nothing to describe, nor to give back to: a refund creates no bucket.
+if (mode == 'peek' or mode == 'refund') and not stored then
 	return {}
 end
 
@@ -28,9 +29,15 @@ for i = 1, limit_count do
 		quota = tonumber(ARGV[base + 2]),
 		period = tonumber(ARGV[base + 3]),
 		rate = tonumber(ARGV[base + 4]),
-		tag = ARGV[base + 5],
+		max_delay = tonumber(ARGV[base + 5]),
+		delay_after = tonumber(ARGV[base + 6]),
+		tag = ARGV[base + 7],
 		key = KEYS[i],
 	}
+	if mode == 'lease' then
+		-- A lease is spent in a node's memory, which holds no request: its limits meter.
+		p.max_delay = 0
+	end
 	params[i] = p
 	-- This limit's fields, as its encode wrote them; none when the bucket is new or the
 	-- limit changed.
@@ -64,9 +71,9 @@ end
 local reply = {}
 if mode == 'lease' then
 	for lot = 0, REFUND_LOTS - 1 do
-		local refund = tonumber(ARGV[6 + 2 * lot])
+		local refund = tonumber(ARGV[7 + 2 * lot])
 		if refund > 0 then
-			local refund_at = tonumber(ARGV[7 + 2 * lot])
+			local refund_at = tonumber(ARGV[8 + 2 * lot])
 			for i = 1, limit_count do
 				params[i].algorithm.refund(states[i], now, params[i], refund, refund_at)
 			end
@@ -85,28 +92,38 @@ if mode == 'lease' then
 	reply = { grant, now }
 end
 
--- Each decision: admitted, remaining, reset, retry-after (as dev.ratelimit.algorithm.Decision).
-local decisions, allowed = {}, true
-for i = 1, limit_count do
-	local p = params[i]
-	decisions[i] = { p.algorithm.probe(states[i], now, p, cost) }
-	allowed = allowed and decisions[i][1] == 1
-end
-if mode == 'acquire' then
+if mode == 'refund' then
+	-- A held request's units, given back where they still count: taken at its decision,
+	-- at or just before now less the time its node held it (timed once Redis answered).
+	local consumed_at = now - tonumber(ARGV[6])
+	for i = 1, limit_count do
+		params[i].algorithm.refund(states[i], now, params[i], cost, consumed_at)
+	end
+else
+	-- Each decision: admitted, remaining, reset, retry-after, delay (as
+	-- dev.ratelimit.algorithm.Decision).
+	local decisions, allowed = {}, true
 	for i = 1, limit_count do
 		local p = params[i]
-		if allowed then
-			p.algorithm.commit(states[i], now, p, cost)
-		elseif decisions[i][1] == 1 then
-			-- A limit that would have admitted a rejected request consumes nothing: it
-			-- reports what it holds, as dev.ratelimit.algorithm.Bucket does.
-			decisions[i] = { p.algorithm.probe(states[i], now, p, 0) }
+		decisions[i] = { p.algorithm.probe(states[i], now, p, cost) }
+		allowed = allowed and decisions[i][1] == 1
+	end
+	if mode == 'acquire' then
+		for i = 1, limit_count do
+			local p = params[i]
+			if allowed then
+				p.algorithm.commit(states[i], now, p, cost)
+			elseif decisions[i][1] == 1 then
+				-- A limit that would have admitted a rejected request consumes nothing: it
+				-- reports what it holds, as dev.ratelimit.algorithm.Bucket does.
+				decisions[i] = { p.algorithm.probe(states[i], now, p, 0) }
+			end
 		end
 	end
-end
-for i = 1, limit_count do
-	for j = 1, DECISION_VALUES do
-		reply[#reply + 1] = decisions[i][j]
+	for i = 1, limit_count do
+		for j = 1, DECISION_VALUES do
+			reply[#reply + 1] = decisions[i][j]
+		end
 	end
 end
 

@@ -1,5 +1,8 @@
 -- Token bucket (dev.ratelimit.algorithm.TokenBucket): quota = capacity, rate tokens per
--- period microseconds. Fields: tokens, refill instant; none is a full bucket.
+-- period microseconds. As a meter (max_delay 0) a request without its tokens is rejected;
+-- shaping, it reserves the tokens still to come when they come within max_delay
+-- microseconds: the tokens go below zero and it is held until they have come. Fields:
+-- tokens, refill instant; none is a full bucket.
 --@fields tokens at
 --@fractional tokens
 --@load
@@ -10,34 +13,59 @@ elseif now > at then
 	tokens = math.min(quota, tokens + (now - at) * rate / period)
 	at = now
 end
+if max_delay == 0 and tokens < 0 then
+	-- Reserved while the bucket shaped, before a reload made it a meter: a meter holds
+	-- none below zero, as TokenBucket's carryOver has it.
+	tokens = 0
+end
 --@probe
-allowed = tokens + EPSILON >= cost
+-- Shaping, the wait for the tokens missing, rounded up to the microsecond so that no
+-- request leaves early.
+local hold = 0
+if max_delay > 0 then
+	local missing = cost - tokens
+	local us = missing * period / rate
+	hold = (missing > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
+	allowed = hold <= max_delay
+else
+	allowed = tokens + EPSILON >= cost
+end
 local after = tokens
 if allowed then
-	after = math.max(0, tokens - cost)
+	after = tokens - cost
+	if max_delay == 0 then
+		after = math.max(0, after)
+	end
 end
 remaining = math.floor(after + EPSILON)
 if remaining < 0 then
 	remaining = 0
 end
--- Tokens missing: admitted, for the next whole token (not for a full bucket); rejected,
--- for the cost, or the whole capacity when the cost exceeds it.
+-- Tokens missing: admitted, for the next whole token (not for a full bucket); a meter's
+-- rejection, for the cost, or the whole capacity when the cost exceeds it.
 local missing = 0
-if not allowed then
+if allowed then
+	if remaining < quota then
+		missing = remaining + 1 - after
+	end
+elseif max_delay == 0 then
 	missing = math.min(cost, quota) - tokens
-elseif remaining < quota then
-	missing = remaining + 1 - after
 end
 local us = missing * period / rate
 local wait = (missing > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
 if allowed then
-	reset, retry_after = wait, 0
+	reset, retry_after, delay = wait, 0, hold
 else
-	wait = math.max(1, wait)
+	-- Shaping, until the tokens to reserve come within the longest hold.
+	wait = math.max(1, wait, math.ceil(hold - max_delay))
 	reset, retry_after = wait, wait
 end
 --@commit
-tokens = math.max(0, tokens - cost)
+-- Shaping, the tokens go below zero: the reservations of held requests.
+tokens = tokens - cost
+if max_delay == 0 then
+	tokens = math.max(0, tokens)
+end
 --@refund
 tokens = math.min(quota, tokens + units)
 --@describe

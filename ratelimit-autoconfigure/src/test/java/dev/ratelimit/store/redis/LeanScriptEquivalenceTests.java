@@ -9,6 +9,7 @@ import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -90,7 +91,13 @@ class LeanScriptEquivalenceTests {
 				// A tier that had a second limit before a reload: its state stays in the text.
 				String tag = layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE)
 					.get(ScriptProtocol.FIXED_ARGUMENTS + ScriptProtocol.ARGUMENTS_PER_LIMIT - 1);
-				String fields = (algorithm == Algorithm.SLIDING_WINDOW_COUNTER) ? "1 2 0" : "1 2";
+				// A token bucket's tokens below zero, refilled at now: reservations of a
+				// bucket that shaped, which a meter forgives.
+				String fields = switch (algorithm) {
+					case SLIDING_WINDOW_COUNTER -> "1 2 0";
+					case TOKEN_BUCKET -> "-1.5 " + now;
+					default -> "1 2";
+				};
 				String text = "7|" + tag + " " + fields + "|2:1:5:6.0E7:0.0 123 4";
 				template.opsForValue().set(genericBucket, text);
 				template.opsForValue().set(leanBucket, text);
@@ -176,7 +183,22 @@ class LeanScriptEquivalenceTests {
 		List<String> generic = layout.arguments("acquire", 3, 0, 1, Refund.NONE, Refund.NONE);
 		int limit = ScriptProtocol.FIXED_ARGUMENTS;
 		assertThat(arguments).containsExactly("3", generic.get(2), generic.get(limit + 1), generic.get(limit + 2),
-				generic.get(limit + 3), "|" + generic.get(limit + 4) + " ");
+				generic.get(limit + 3), generic.get(limit + 4), generic.get(limit + 5),
+				"|" + generic.get(limit + 6) + " ");
+	}
+
+	@Test
+	void shapingReachesBothScriptsOutsideTheTag() {
+		Shaping shaping = new Shaping(Duration.ofMillis(1500), 2);
+		RedisLayout layout = new RedisLayout("rl", "orders",
+				new Tier("free", List.of(new LeakyBucket(5, 2, Duration.ofSeconds(1), shaping))));
+		List<String> arguments = layout.leanArguments(1);
+		assertThat(arguments.subList(5, 8)).containsExactly("1500000.0", "2", "|1:5:5:1000000.0:2.0 ");
+		// A meter's: no hold; the same tag, so that turning shaping on keeps the state.
+		RedisLayout meter = new RedisLayout("rl", "orders",
+				new Tier("free", List.of(new LeakyBucket(5, 2, Duration.ofSeconds(1)))));
+		assertThat(meter.leanArguments(1).subList(5, 8)).containsExactly("0", "0", "|1:5:5:1000000.0:2.0 ");
+		assertThat(meter.keys("a")).isEqualTo(layout.keys("a"));
 	}
 
 	private static Limit randomLimit(Algorithm algorithm, Random random) {
@@ -185,11 +207,15 @@ class LeanScriptEquivalenceTests {
 				: 1 + random.nextInt(20);
 		Duration period = Duration.ofNanos(1_000 * (1 + random.nextLong(5_000_000)));
 		double rate = (random.nextBoolean()) ? 1 + random.nextInt(30) : 0.1 + 30 * random.nextDouble();
+		// Half the buckets shape, holding up to a few periods.
+		Duration maxDelay = (random.nextBoolean()) ? Duration.ofNanos(1 + random.nextLong(4 * period.toNanos()))
+				: null;
 		return switch (algorithm) {
 			case FIXED_WINDOW -> new FixedWindow(quota, period);
 			case SLIDING_WINDOW_COUNTER -> new SlidingWindowCounter(quota, period);
-			case TOKEN_BUCKET -> new TokenBucket(quota, rate, period);
-			case LEAKY_BUCKET -> new LeakyBucket(quota, rate, period);
+			case TOKEN_BUCKET -> new TokenBucket(quota, rate, period, (maxDelay != null) ? new Shaping(maxDelay) : null);
+			case LEAKY_BUCKET -> new LeakyBucket(quota + 1, rate, period,
+					(maxDelay != null) ? new Shaping(maxDelay, 1 + random.nextLong(quota)) : null);
 			case SLIDING_WINDOW_LOG -> new SlidingWindowLog(quota, period);
 		};
 	}

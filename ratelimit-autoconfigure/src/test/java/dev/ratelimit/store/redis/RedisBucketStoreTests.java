@@ -9,6 +9,7 @@ import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -66,6 +67,20 @@ class RedisBucketStoreTests {
 	@Test
 	void leakyBucketDecidesAsTheLocalStore() {
 		assertSameDecisions(TestPolicies.tier("free", new LeakyBucket(7, 1, Duration.ofHours(1))));
+	}
+
+	@Test
+	void shapingLeakyBucketHoldsAsTheLocalStore() {
+		assertThat(assertSameDecisions(TestPolicies.tier("free",
+				new LeakyBucket(7, 1, Duration.ofHours(1), new Shaping(Duration.ofHours(4), 2)))))
+			.anyMatch((line) -> !line.contains("held=0min"));
+	}
+
+	@Test
+	void shapingTokenBucketReservesAsTheLocalStore() {
+		assertThat(assertSameDecisions(TestPolicies.tier("free",
+				new TokenBucket(4, 1, Duration.ofHours(1), new Shaping(Duration.ofHours(5))))))
+			.anyMatch((line) -> !line.contains("held=0min"));
 	}
 
 	@Test
@@ -145,10 +160,12 @@ class RedisBucketStoreTests {
 
 	/**
 	 * A seeded random sequence of costs against both stores: every verdict agrees on
-	 * admission, the reported limit and its remaining units. Rates are slow enough
-	 * that the test's real elapsed time never refills a unit.
+	 * admission, the reported limit, its remaining units and the delay, to the minute.
+	 * Rates are slow enough that the test's real elapsed time never refills a unit nor
+	 * moves a delay by half a minute.
+	 * @return the verdicts, described
 	 */
-	private static void assertSameDecisions(Tier tier) {
+	private static List<String> assertSameDecisions(Tier tier) {
 		BucketId id = new BucketId("orders", tier.name(), "client");
 		CaffeineBucketStore local = new CaffeineBucketStore(MonotonicClock.SYSTEM, 100);
 		RedisBucketStore remote = store(FailureMode.DENY);
@@ -162,6 +179,7 @@ class RedisBucketStoreTests {
 		}
 		assertThat(actual).containsExactlyElementsOf(expected);
 		assertThat(expected).anyMatch((line) -> line.contains("rejected"));
+		return expected;
 	}
 
 	/**
@@ -169,7 +187,8 @@ class RedisBucketStoreTests {
 	 */
 	private static String describe(Verdict verdict) {
 		assertThat(verdict.fallback()).isFalse();
-		StringBuilder description = new StringBuilder(verdict.allowed() ? "allowed" : "rejected");
+		StringBuilder description = new StringBuilder(verdict.allowed() ? "allowed" : "rejected")
+			.append(" held=").append(Math.round(verdict.delayNanos() / 60e9)).append("min");
 		for (int index : verdict.reportOrder()) {
 			Decision decision = verdict.decision(index);
 			description.append(" limit#").append(index).append(decision.allowed() ? " admits" : " rejects")

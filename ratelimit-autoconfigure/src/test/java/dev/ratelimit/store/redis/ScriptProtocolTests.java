@@ -11,6 +11,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The Java side and the Lua script agree on {@link ScriptProtocol}: the Lua files use
@@ -101,6 +103,49 @@ class ScriptProtocolTests {
 				.toArray(String[]::new));
 		assertThat(snapshot.limits().get(0).state()).containsEntry("count", 1L);
 		assertThat(snapshot.limits().get(2).state()).containsEntry("current", 1L).containsEntry("previous", 0L);
+	}
+
+	/**
+	 * The shaping buckets' delays, reservations, queue hold and give-back, with a
+	 * metering window beside them: reply values at the protocol's places, and a lease
+	 * that meters.
+	 */
+	@Test
+	void shapingBucketsHoldAndGiveBackOnRedis() {
+		Duration hour = Duration.ofHours(1);
+		Duration tenHours = Duration.ofHours(10);
+		Tier tier = new Tier("free", List.of(new TokenBucket(2, 1, hour, new Shaping(tenHours)),
+				new LeakyBucket(10, 1, hour, new Shaping(tenHours, 2)), new FixedWindow(10, Duration.ofDays(1))));
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		RedisLayout layout = script.layouts().layout("orders", tier);
+		for (int i = 0; i < 2; i++) {
+			assertThat(script.acquire(layout, "client", 1).block())
+				.allSatisfy((decision) -> assertThat(decision.delayNanos()).isZero());
+		}
+		// The token bucket reserves a token an hour away; two units are ahead in the queue,
+		// of which one passes at once.
+		Decision[] third = script.acquire(layout, "client", 1).block();
+		assertThat(third).allMatch(Decision::allowed);
+		assertThat(Duration.ofNanos(third[0].delayNanos())).isBetween(hour.minusMinutes(1), hour);
+		assertThat(Duration.ofNanos(third[1].delayNanos())).isBetween(hour.minusMinutes(1), hour);
+		assertThat(third[2].delayNanos()).isZero();
+		List<LimitSnapshot> held = describe(script, layout);
+		assertThat(held.get(0).state().get("tokens").doubleValue()).isCloseTo(-1.0, within(0.01));
+		assertThat(held.get(1).state()).containsOnlyKeys("level", "hold");
+		assertThat(held.get(1).state().get("level").doubleValue()).isCloseTo(3.0, within(0.01));
+		assertThat(held.get(1).state().get("hold").doubleValue()).isCloseTo(2 * 3600.0, within(10.0));
+		// A lease meters: no token, so refused at once rather than held.
+		BucketScript.LeaseReply lease = script.lease(layout, "client", 1, 0, 0, Refund.NONE, Refund.NONE).block();
+		assertThat(lease.granted()).isZero();
+		assertThat(lease.decisions()[0].allowed()).isFalse();
+		assertThat(lease.decisions()).allSatisfy((decision) -> assertThat(decision.delayNanos()).isZero());
+		script.refund(layout, "client", 1, 0).block();
+		List<LimitSnapshot> givenBack = describe(script, layout);
+		assertThat(givenBack.get(0).state().get("tokens").doubleValue()).isCloseTo(0.0, within(0.01));
+		assertThat(givenBack.get(1).state().get("level").doubleValue()).isCloseTo(2.0, within(0.01));
+		assertThat(givenBack.get(2).state()).containsEntry("count", 2L);
+		assertThat(new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().requests())
+			.isEqualTo(3);
 	}
 
 	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout) {
