@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.ratelimit.shaping.HeldRequestHeap.Row;
+import dev.ratelimit.shaping.UnshapedThroughput.Phase;
 import dev.ratelimit.shaping.UnshapedThroughput.Round;
 import dev.ratelimit.shaping.UnshapedThroughput.Sample;
 
@@ -44,25 +45,35 @@ final class CostReport {
 	static void throughput(Tables tables, int held, List<Round> rounds) {
 		List<List<String>> rows = new ArrayList<>();
 		List<List<String>> csv = new ArrayList<>();
-		double[] throughputRatios = new double[rounds.size()];
-		double[] cpuRatios = new double[rounds.size()];
-		for (int i = 0; i < rounds.size(); i++) {
-			Round round = rounds.get(i);
-			throughputRatios[i] = round.throughputRatio();
-			cpuRatios[i] = round.cpuRatio();
-			rows.add(List.of(Integer.toString(round.round()), Tables.number(round.none().perSecond()),
-					Tables.number(round.held().perSecond()), ratio(round.throughputRatio()),
-					Tables.number(round.none().cpuMicrosPerRequest()),
-					Tables.number(round.held().cpuMicrosPerRequest()), ratio(round.cpuRatio())));
-			csv.add(List.of(Integer.toString(round.round()), raw(round.none()), raw(round.held())));
+		for (String state : List.of("fresh", "settled")) {
+			double[] throughputRatios = new double[rounds.size()];
+			double[] cpuRatios = new double[rounds.size()];
+			for (int i = 0; i < rounds.size(); i++) {
+				Round round = rounds.get(i);
+				Sample none = sample(round.none(), state);
+				Sample holding = sample(round.held(), state);
+				throughputRatios[i] = holding.perSecond() / none.perSecond();
+				cpuRatios[i] = holding.cpuMicrosPerRequest() / none.cpuMicrosPerRequest();
+				rows.add(List.of(Integer.toString(round.round()), state, Tables.number(none.perSecond()),
+						Tables.number(holding.perSecond()), ratio(throughputRatios[i]),
+						Tables.number(none.cpuMicrosPerRequest()), Tables.number(holding.cpuMicrosPerRequest()),
+						ratio(cpuRatios[i]), Long.toString(none.gcMillis()), Long.toString(holding.gcMillis())));
+				csv.add(List.of(Integer.toString(round.round()), state, raw(none), raw(holding)));
+			}
+			rows.add(List.of("median", state, "", "", "**" + ratio(median(throughputRatios)) + "**", "", "",
+					"**" + ratio(median(cpuRatios)) + "**", "", ""));
 		}
-		rows.add(List.of("median", "", "", "**" + ratio(median(throughputRatios)) + "**", "", "",
-				"**" + ratio(median(cpuRatios)) + "**"));
 		String holding = String.format(Locale.ROOT, "with %,d held", held);
-		tables.markdown("shaping-throughput.md", List.of("Round", "Unshaped route, none held (req/s)",
-				holding + " (req/s)", "ratio", "CPU per request, none held (µs)", holding + " (µs)", "ratio"), rows);
-		tables.csv("shaping-throughput.csv", List.of("round", "none_held_per_second", "none_held_cpu_us_per_request",
-				"none_held_gc_ms", "held_per_second", "held_cpu_us_per_request", "held_gc_ms"), csv);
+		tables.markdown("shaping-throughput.md", List.of("Round", "Sample", "Unshaped route, none held (req/s)",
+				holding + " (req/s)", "ratio", "CPU per request, none held (µs)", holding + " (µs)", "ratio",
+				"Collecting, none held (ms)", holding + " (ms)"), rows);
+		tables.csv("shaping-throughput.csv", List.of("round", "sample", "none_held_per_second",
+				"none_held_cpu_us_per_request", "none_held_gc_ms", "held_per_second", "held_cpu_us_per_request",
+				"held_gc_ms"), csv);
+	}
+
+	private static Sample sample(Phase phase, String state) {
+		return state.equals("fresh") ? phase.fresh() : phase.settled();
 	}
 
 	private static String raw(Sample sample) {

@@ -35,18 +35,14 @@ final class HeldRequestHeap {
 			}
 			Snapshot beforeHeld = Snapshot.take();
 			Snapshot holding;
-			int holdingCount;
 			try (HeldConnections connections = HeldRoute.hold(gateway, count)) {
-				holdingCount = gateway.held().held();
 				holding = Snapshot.take();
 			}
 			HeldRoute.awaitReleased(gateway);
-			rows.add(new Row(count, holdingCount, (idle.live - beforeIdle.live) / (double) count,
-					(holding.live - beforeHeld.live) / (double) holdingCount,
-					(holding.used - beforeHeld.used) / (double) holdingCount));
+			rows.add(new Row(count, (idle.live - beforeIdle.live) / (double) count,
+					(holding.live - beforeHeld.live) / (double) count, (holding.used - beforeHeld.used) / (double) count));
 			growth = beforeHeld.heap.growthTo(holding.heap);
-			int divisor = holdingCount;
-			growth.replaceAll((name, bytes) -> bytes / divisor);
+			growth.replaceAll((name, bytes) -> bytes / count);
 		}
 		return new Result(rows, top(growth, 15));
 	}
@@ -60,15 +56,13 @@ final class HeldRequestHeap {
 	}
 
 	/**
-	 * @param connections the client connections opened
-	 * @param held the requests the gateway held meanwhile
+	 * @param held the requests held, as many as the control's idle connections
 	 * @param perIdleConnection live bytes per idle keep-alive connection
 	 * @param perHeldRequest live bytes per held request, its connection included
 	 * @param perHeldRequestUsed the same from the heap's used bytes after the
 	 * histogram's full collection ({@code MemoryMXBean}), region slack included
 	 */
-	record Row(int connections, int held, double perIdleConnection, double perHeldRequest,
-			double perHeldRequestUsed) {
+	record Row(int held, double perIdleConnection, double perHeldRequest, double perHeldRequestUsed) {
 	}
 
 	record Result(List<Row> rows, List<Map.Entry<String, Long>> largestGrowth) {
@@ -89,7 +83,7 @@ final class HeldRequestHeap {
 		static Snapshot take() {
 			Snapshot last = read();
 			for (int reading = 1; reading < MOST_READINGS; reading++) {
-				sleep(Duration.ofSeconds(1));
+				Pause.of(Duration.ofSeconds(1));
 				Snapshot next = read();
 				if (Math.abs(next.live - last.live) < SETTLED_BYTES) {
 					return next;
@@ -105,16 +99,6 @@ final class HeldRequestHeap {
 					ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
 		}
 
-	}
-
-	static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -63,7 +63,7 @@ final class HeldRoute {
 				throw new IllegalStateException("expected " + held + " requests held once " + what + ", but "
 						+ gateway.held().held() + " are");
 			}
-			HeldRequestHeap.sleep(Duration.ofMillis(50));
+			Pause.of(Duration.ofMillis(50));
 		}
 	}
 

@@ -28,7 +28,7 @@ public final class ShapingMeasurement {
 
 	private static final int[] HELD = { 1_000, 10_000 };
 
-	private static final int ROUNDS = 8;
+	private static final int ROUNDS = 6;
 
 	private ShapingMeasurement() {
 	}

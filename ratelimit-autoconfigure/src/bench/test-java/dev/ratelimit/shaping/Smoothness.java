@@ -1,5 +1,6 @@
 package dev.ratelimit.shaping;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,18 +67,7 @@ final class Smoothness {
 		try (LoadClient client = new LoadClient()) {
 			client.warmUp(ports, "open", 5_000, 100);
 			for (Traffic traffic : TRAFFIC) {
-				upstream.clear();
-				gateways.forEach((gateway) -> gateway.decidedHolds().clear());
-				Sent sent = client.send(traffic, arms);
-				if (upstream.noted() != countArrivals(upstream, sent)) {
-					throw new IllegalStateException("a request reached the upstream more than once");
-				}
-				List<ArmResult> results = new ArrayList<>();
-				for (int a = 0; a < arms.size(); a++) {
-					Arm arm = arms.get(a);
-					results.add(ArmResult.of(arm.name(), sent, upstream, a, arms.size(), traffic.lengthNanos(),
-							ArmResult.Holds.of(gateways, arm.path())));
-				}
+				List<ArmResult> results = run(name, traffic, client, arms, gateways, upstream);
 				for (ArmResult result : results) {
 					rows.add(row(traffic, result));
 					csv.add(csvRow(traffic, result));
@@ -99,6 +89,29 @@ final class Smoothness {
 				"most_in_100ms", "smallest_gap_ms", "wait_p50_ms", "wait_p90_ms", "wait_p99_ms", "wait_max_ms",
 				"longest_decided_ms"), csv);
 		tables.csv(name + "-arrivals.csv", List.of("traffic", "policy", "bin_start_s", "arrivals"), arrivals);
+	}
+
+	/**
+	 * Send one traffic pattern to every arm and tell what each did.
+	 */
+	private static List<ArmResult> run(String name, Traffic traffic, LoadClient client, List<Arm> arms,
+			List<Gateway> gateways, ArrivalUpstream upstream) throws InterruptedException {
+		upstream.clear();
+		gateways.forEach((gateway) -> gateway.decidedHolds().clear());
+		// To match a stall in the arrivals with the collections in the GC log.
+		System.out.printf("%s: %s starts at %.3f s of the JVM's uptime%n", name, traffic.name(),
+				ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0);
+		Sent sent = client.send(traffic, arms);
+		if (upstream.noted() != countArrivals(upstream, sent)) {
+			throw new IllegalStateException("a request reached the upstream more than once");
+		}
+		List<ArmResult> results = new ArrayList<>();
+		for (int a = 0; a < arms.size(); a++) {
+			Arm arm = arms.get(a);
+			results.add(ArmResult.of(arm.name(), sent, upstream, a, arms.size(), traffic.lengthNanos(),
+					ArmResult.Holds.of(gateways, arm.path())));
+		}
+		return results;
 	}
 
 	private static int countArrivals(ArrivalUpstream upstream, Sent sent) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,8 +19,13 @@ import com.sun.management.OperatingSystemMXBean;
  * refuses) measured by wrk while the shaped route holds {@code n} requests and while it
  * holds none, alternately, the order swapped every round, so that the machine's drift
  * weighs on both alike. Each sample also records this JVM's CPU time per request (the
- * gateway's and the upstream's, all threads), which other processes on a busy machine
- * disturb less than throughput.
+ * gateway's and the upstream's, all threads, the collector's included), which other
+ * processes on a busy machine disturb less than throughput, and its collection time.
+ * <p>
+ * Each phase is sampled twice: fresh, a pause after the holds began (or ended), when
+ * young collections still copy what the holds keep, as they do all along in shaping,
+ * whose holds last seconds; then settled, after a full collection has moved the held
+ * requests to the old generation, as it does for long holds.
  */
 final class UnshapedThroughput {
 
@@ -43,60 +49,60 @@ final class UnshapedThroughput {
 		}
 		List<Round> results = new ArrayList<>();
 		for (int round = 0; round < rounds; round++) {
-			Sample none;
-			Sample holding;
+			Phase none;
+			Phase holding;
 			if (round % 2 == 0) {
-				none = wrk(url, each);
+				none = phase(url, each);
 				holding = whileHeld(gateway, held, url, each);
 			}
 			else {
 				holding = whileHeld(gateway, held, url, each);
-				none = wrk(url, each);
+				none = phase(url, each);
 			}
 			results.add(new Round(round + 1, none, holding));
-			System.out.printf("round %d: %.0f req/s (%.1f µs CPU each) with none held, %.0f (%.1f) with %,d held%n",
-					round + 1, none.perSecond(), none.cpuMicrosPerRequest(), holding.perSecond(),
-					holding.cpuMicrosPerRequest(), held);
+			System.out.printf("round %d: none held %s; %,d held %s%n", round + 1, none, held, holding);
 		}
 		return results;
 	}
 
-	private static Sample whileHeld(Gateway gateway, int held, String url, Duration each) {
-		Sample throughput;
+	private static Phase whileHeld(Gateway gateway, int held, String url, Duration each) {
+		Phase phase;
 		try (HeldConnections connections = HeldRoute.hold(gateway, held)) {
-			throughput = wrk(url, each);
+			phase = phase(url, each);
 			if (gateway.held().held() != held) {
 				throw new IllegalStateException("held requests went from " + held + " to " + gateway.held().held()
 						+ " while measuring");
 			}
 		}
 		HeldRoute.awaitReleased(gateway);
-		return throughput;
+		return phase;
+	}
+
+	private static Phase phase(String url, Duration each) {
+		Sample fresh = wrk(url, each);
+		System.gc();
+		return new Phase(fresh, wrk(url, each));
 	}
 
 	/**
-	 * What wrk measured, every answer a 200, and this JVM's CPU time meanwhile. Starts
-	 * after a full collection and a pause, in both phases alike, so that what came before
-	 * (opening or closing thousands of connections, and collecting what that left) is
-	 * over: the held requests are then in the old generation, as those of a long hold
-	 * are.
+	 * What wrk measured, every answer a 200, and this JVM's CPU and collection time
+	 * meanwhile. Starts after a pause, so that opening or closing thousands of
+	 * connections, or a full collection, is over.
 	 */
 	private static Sample wrk(String url, Duration duration) {
-		System.gc();
-		HeldRequestHeap.sleep(Duration.ofSeconds(2));
+		Pause.of(Duration.ofSeconds(2));
 		OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 		long cpuBefore = os.getProcessCpuTime();
 		long gcBefore = gcMillis();
 		String output;
+		int exited;
 		try {
 			Process process = new ProcessBuilder("wrk", "-t1", "-c" + CONNECTIONS, "-d" + duration.toSeconds() + "s",
 					"-H", "X-Client: wrk", url)
 				.redirectErrorStream(true)
 				.start();
 			output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (process.waitFor() != 0) {
-				throw new IllegalStateException("wrk failed: " + output);
-			}
+			exited = process.waitFor();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot run wrk; install it (apt-get install wrk)", ex);
@@ -105,12 +111,15 @@ final class UnshapedThroughput {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+		long cpu = os.getProcessCpuTime() - cpuBefore;
+		long gc = gcMillis() - gcBefore;
+		if (exited != 0) {
+			throw new IllegalStateException("wrk failed: " + output);
+		}
 		Matcher non2xx = NON_2XX.matcher(output);
 		if (non2xx.find()) {
 			throw new IllegalStateException(non2xx.group(1) + " answers were not 200: " + output);
 		}
-		long cpu = os.getProcessCpuTime() - cpuBefore;
-		long gc = gcMillis() - gcBefore;
 		Matcher perSecond = REQUESTS_PER_SECOND.matcher(output);
 		Matcher requests = REQUESTS.matcher(output);
 		if (!perSecond.find() || !requests.find()) {
@@ -132,22 +141,32 @@ final class UnshapedThroughput {
 	 * @param gcMillis time this JVM's collectors reported meanwhile
 	 */
 	record Sample(double perSecond, double cpuMicrosPerRequest, long gcMillis) {
+
+		@Override
+		public String toString() {
+			return String.format(Locale.ROOT, "%.0f req/s, %.1f µs CPU each, %d ms collecting", this.perSecond,
+					this.cpuMicrosPerRequest, this.gcMillis);
+		}
+
 	}
 
 	/**
-	 * @param none the sample with nothing held
-	 * @param held the sample while the requests were held
+	 * A phase's two samples: fresh, then after a full collection.
 	 */
-	record Round(int round, Sample none, Sample held) {
+	record Phase(Sample fresh, Sample settled) {
 
-		double throughputRatio() {
-			return this.held.perSecond() / this.none.perSecond();
+		@Override
+		public String toString() {
+			return "fresh " + this.fresh + ", settled " + this.settled;
 		}
 
-		double cpuRatio() {
-			return this.held.cpuMicrosPerRequest() / this.none.cpuMicrosPerRequest();
-		}
+	}
 
+	/**
+	 * @param none the phase with nothing held
+	 * @param held the phase while the requests were held
+	 */
+	record Round(int round, Phase none, Phase held) {
 	}
 
 }
