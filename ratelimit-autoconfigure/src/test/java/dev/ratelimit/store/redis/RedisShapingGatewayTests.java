@@ -58,11 +58,13 @@ class RedisShapingGatewayTests {
 				List<Long> arrivals = upstream.arrivals("/shaped/burst");
 				assertThat(arrivals).hasSize(5);
 				for (int i = 1; i < arrivals.size(); i++) {
-					// 500 ms apart, less the difference in the two gateways' latencies to Redis;
-					// unshaped, all five arrive within milliseconds.
-					assertThat(arrivals.get(i) - arrivals.get(i - 1)).as("gap %d", i).isGreaterThan(350 * MILLI);
+					// Each release instant is the first decision's, in Redis time, plus the queue
+					// ahead of it drained; each gateway starts its timer once Redis has answered.
+					// So never early, whichever gateway judged it, where unshaped all five arrive
+					// within milliseconds; a stalled node makes a release late, never early.
+					assertThat(arrivals.get(i) - sent).as("arrival %d after the burst was sent", i)
+						.isGreaterThanOrEqualTo(i * 500 * MILLI);
 				}
-				assertThat(arrivals.get(4) - arrivals.get(0)).isGreaterThan(1_800 * MILLI);
 			}
 			finally {
 				gateways.forEach(ConfigurableApplicationContext::close);
