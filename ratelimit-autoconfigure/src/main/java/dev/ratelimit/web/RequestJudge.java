@@ -1,11 +1,9 @@
 package dev.ratelimit.web;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
@@ -15,7 +13,6 @@ import dev.ratelimit.web.RateLimitRejection.Reason;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -42,7 +39,6 @@ public final class RequestJudge {
 
 	private static final ThrottledLog lookupFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
 
-	private static final ThrottledLog giveBackFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
 
 	/**
 	 * Stand for an awaited key that is missing or whose lookup failed; recognised by
@@ -75,7 +71,7 @@ public final class RequestJudge {
 
 	private final RateLimitRejectionHandler rejectionHandler;
 
-	private final HeldRequests held;
+	private final HeldRelease held;
 
 	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
@@ -90,7 +86,7 @@ public final class RequestJudge {
 		this.defaultTier = this.tiersByName.get(defaultTier.tier().name());
 		this.lookups = lookups;
 		this.rejectionHandler = rejectionHandler;
-		this.held = held;
+		this.held = new HeldRelease(held, store, route.policyId(), route.routeId());
 	}
 
 	/**
@@ -182,11 +178,12 @@ public final class RequestJudge {
 		if (bucket != null && holds(verdict)) {
 			// Deferred, so that a place is taken only by a request whose chain goes on.
 			return Mono.defer(() -> {
-				if (!this.held.tryHold()) {
+				if (!this.held.tryTake()) {
 					return holdsFull(exchange, tier, bucket, cost, verdict, start);
 				}
 				conclude(tier, verdict, start, exchange.getResponse().getHeaders());
-				return hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier, cost, verdict);
+				return this.held.hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier.judged().tier(),
+						cost, verdict.delayNanos());
 			});
 		}
 		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
@@ -238,14 +235,15 @@ public final class RequestJudge {
 		if (holds(verdict)) {
 			// Deferred, so that a place is taken only by an answer awaited.
 			return Mono.defer(() -> {
-				if (!this.held.tryHold()) {
-					giveBack(bucket, tier, cost, 0);
+				if (!this.held.tryTake()) {
+					this.held.giveBack(bucket, tier.judged().tier(), cost, 0);
 					tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
-					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(holdsFullRetryAfter(verdict)));
+					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(HeldRelease.retryAfterWhenFull(verdict)));
 					return Mono.just(answer.of(false, headers));
 				}
 				conclude(tier, verdict, start, headers);
-				return hold(Mono.just(answer.of(true, headers)), bucket, tier, cost, verdict);
+				return this.held.hold(Mono.just(answer.of(true, headers)), bucket, tier.judged().tier(), cost,
+						verdict.delayNanos());
 			});
 		}
 		boolean rejected = conclude(tier, verdict, start, headers);
@@ -262,52 +260,19 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * {@code then} once the verdict's delay has passed, on a timer, taking one of this
-	 * node's places for held requests meanwhile. Cancelled before then (the client went
-	 * away), or failing to wait, the request never goes on: its units are given back,
-	 * once, so that later requests are admitted sooner.
-	 * @param bucket the bucket that admitted the request
-	 */
-	private <T> Mono<T> hold(Mono<T> then, BucketId bucket, TierOnRoute tier, long cost, Verdict verdict) {
-		long heldAt = MonotonicClock.SYSTEM.nanoTime();
-		return Mono.delay(Duration.ofNanos(verdict.delayNanos())).doFinally((signal) -> {
-			this.held.release();
-			if (signal != SignalType.ON_COMPLETE) {
-				giveBack(bucket, tier, cost, MonotonicClock.SYSTEM.nanoTime() - heldAt);
-			}
-		}).then(then);
-	}
-
-	/**
 	 * A request a limit would hold while this node holds as many as it may: its place is
 	 * given back and it is answered with 503, the node's limit rather than the client's
 	 * quota (RFC 9110 section 15.6.4), with {@code Retry-After} (section 10.2.3).
 	 */
 	private Mono<Void> holdsFull(ServerWebExchange exchange, TierOnRoute tier, BucketId bucket, long cost,
 			Verdict verdict, long start) {
-		giveBack(bucket, tier, cost, 0);
+		this.held.giveBack(bucket, tier.judged().tier(), cost, 0);
 		tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
-		long retryAfter = holdsFullRetryAfter(verdict);
+		long retryAfter = HeldRelease.retryAfterWhenFull(verdict);
 		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
 		return reject(exchange, Reason.HOLDS_FULL, HttpStatus.SERVICE_UNAVAILABLE,
 				"This gateway already holds as many requests as it may (" + this.held.max() + ")", retryAfter,
 				List.of(), tier);
-	}
-
-	/**
-	 * When to come back to a node whose places for held requests are all taken: when the
-	 * request would have been released, by which time the requests held before it have
-	 * been.
-	 */
-	private static long holdsFullRetryAfter(Verdict verdict) {
-		return Math.max(1, Nanos.ceilSeconds(verdict.delayNanos()));
-	}
-
-	private void giveBack(BucketId bucket, TierOnRoute tier, long cost, long heldNanos) {
-		this.store.giveBack(bucket, tier.judged().tier(), cost, heldNanos)
-			.subscribe(null, (error) -> giveBackFailures.warn(() -> "Rate limit store '" + this.storeName
-					+ "' could not give back the place of a held request of policy '" + this.route.policyId()
-					+ "' on route '" + this.route.routeId() + "'", error));
 	}
 
 	/**
