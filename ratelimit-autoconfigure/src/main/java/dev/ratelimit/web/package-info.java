@@ -9,10 +9,11 @@
  * ({@link RateLimitHeaders}) and either the request forwarded or a
  * {@link RateLimitRejection} answered by the {@link RateLimitRejectionHandler}.
  * <p>
- * A request held before it is forwarded (shaping), and a decision settled once the
- * response is known (costs the upstream reports, counted failures, in-flight limits),
- * belong around {@code RequestJudge.forward}, the one place an admitted request leaves
- * the judge. A {@code RateLimiter} bean's judgement ends with its response: Spring Cloud
+ * A request a shaping limit admitted for later is held before it is forwarded
+ * ({@link HeldRelease}, in one of the node's {@link HeldRequests} places); a decision
+ * settled once the response is known (costs the upstream reports, counted failures,
+ * in-flight limits) belongs around {@code RequestJudge.forward}, the one place an
+ * admitted request leaves the judge. A {@code RateLimiter} bean's judgement ends with its response: Spring Cloud
  * Gateway's own filter forwards the request, so nothing there sees the upstream's
  * answer. Nothing here imports Spring Cloud Gateway, whose adapters live in
  * {@code dev.ratelimit.gateway}. Everything here is non-null unless marked
