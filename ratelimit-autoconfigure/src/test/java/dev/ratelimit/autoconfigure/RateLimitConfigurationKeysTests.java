@@ -1,13 +1,10 @@
 package dev.ratelimit.autoconfigure;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.web.HeaderStyle;
@@ -29,6 +26,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import static dev.ratelimit.testsupport.StartUpProblems.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -338,19 +336,6 @@ class RateLimitConfigurationKeysTests {
 		environment.getPropertySources()
 			.addFirst(new SystemEnvironmentPropertySource(
 					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
-	}
-
-	private static List<String> problems(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		Throwable failure = context.getStartupFailure();
-		while (!(failure instanceof InvalidRateLimitConfigurationException) && failure.getCause() != null) {
-			failure = failure.getCause();
-		}
-		assertThat(failure).isInstanceOf(InvalidRateLimitConfigurationException.class);
-		return ((InvalidRateLimitConfigurationException) failure).getProblems()
-			.stream()
-			.map(ConfigurationProblem::describe)
-			.toList();
 	}
 
 }

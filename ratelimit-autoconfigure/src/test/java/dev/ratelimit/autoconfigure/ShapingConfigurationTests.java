@@ -7,8 +7,6 @@ import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.TokenBucket;
-import dev.ratelimit.policy.ConfigurationProblem;
-import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.web.HeldRequests;
 import org.junit.jupiter.api.Test;
@@ -19,6 +17,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import static dev.ratelimit.testsupport.StartUpProblems.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -193,19 +192,6 @@ class ShapingConfigurationTests {
 		List<Limit> limits = context.getBean(RateLimitPolicies.class).policy("payments").defaultTier().limits();
 		assertThat(limits).hasSize(1);
 		return limits.get(0);
-	}
-
-	private static List<String> problems(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		Throwable failure = context.getStartupFailure();
-		while (!(failure instanceof InvalidRateLimitConfigurationException) && failure.getCause() != null) {
-			failure = failure.getCause();
-		}
-		assertThat(failure).isInstanceOf(InvalidRateLimitConfigurationException.class);
-		return ((InvalidRateLimitConfigurationException) failure).getProblems()
-			.stream()
-			.map(ConfigurationProblem::describe)
-			.toList();
 	}
 
 }
