@@ -3,7 +3,8 @@ package dev.ratelimit.algorithm;
 import dev.ratelimit.support.ConfigName;
 
 /**
- * The five algorithms, named as in configuration, headers and the actuator.
+ * The five rate algorithms and the concurrency limit, named as in configuration, headers
+ * and the actuator.
  */
 public enum Algorithm implements ConfigName {
 
@@ -15,6 +16,8 @@ public enum Algorithm implements ConfigName {
 
 	TOKEN_BUCKET,
 
-	LEAKY_BUCKET;
+	LEAKY_BUCKET,
+
+	CONCURRENCY;
 
 }

@@ -91,6 +91,11 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	@Override
+	public void charge(StateWords state, long nowNanos, long units) {
+		throw new UnsupportedOperationException("SKELETON: charge");
+	}
+
+	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		return Map.of("count", roll(state, nowNanos, Nanos.ofValidated(this.window)));
 	}

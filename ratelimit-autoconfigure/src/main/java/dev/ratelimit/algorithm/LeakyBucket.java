@@ -168,6 +168,11 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 	 * be held ({@code hold}).
 	 */
 	@Override
+	public void charge(StateWords state, long nowNanos, long units) {
+		throw new UnsupportedOperationException("SKELETON: charge");
+	}
+
+	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		double periodNanos = Nanos.of(this.drainPeriod);
 		double level = drain(state, nowNanos, periodNanos);

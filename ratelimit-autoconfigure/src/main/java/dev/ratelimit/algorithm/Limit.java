@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * construction; it judges a client's state, kept in {@link StateWords} that belong to
  * the client, so that a client costs its numbers and not a copy of the parameters.
  */
-public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket {
+public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
+		Concurrency {
 
 	Algorithm algorithm();
 
@@ -102,6 +103,31 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	 * explain. Units a window or a bucket no longer counts are not given back twice.
 	 */
 	void refund(StateWords state, long nowNanos, long units, long consumedAtNanos);
+
+	/**
+	 * Take {@code units} at {@code nowNanos} without judging them: a cost known only once
+	 * the response is (a counted response, a cost the upstream reports). A limit may go
+	 * past its quota (a bucket below empty); later requests are then refused until it has
+	 * room again. A limit that {@linkplain #countsInFlight() counts requests in flight}
+	 * takes nothing: it counts requests, not units.
+	 */
+	void charge(StateWords state, long nowNanos, long units);
+
+	/**
+	 * Whether this limit counts the requests in flight rather than units over time: a
+	 * request admitted takes one slot, whatever its cost, until {@link #release}.
+	 */
+	default boolean countsInFlight() {
+		return false;
+	}
+
+	/**
+	 * Give back at {@code nowNanos} the slot of a request whose exchange has ended; for a
+	 * limit that {@linkplain #countsInFlight() counts requests in flight}, called exactly
+	 * once per request it admitted. Other limits keep their state as it is.
+	 */
+	default void release(StateWords state, long nowNanos) {
+	}
 
 	/**
 	 * The algorithm's own state at {@code nowNanos} (tokens, queue level, window counts,

@@ -132,6 +132,11 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	}
 
 	@Override
+	public void charge(StateWords state, long nowNanos, long units) {
+		throw new UnsupportedOperationException("SKELETON: charge");
+	}
+
+	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long elapsed = roll(state, nowNanos, windowNanos);

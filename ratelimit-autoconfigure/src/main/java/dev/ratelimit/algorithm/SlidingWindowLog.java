@@ -131,6 +131,11 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 	}
 
 	@Override
+	public void charge(StateWords state, long nowNanos, long units) {
+		throw new UnsupportedOperationException("SKELETON: charge");
+	}
+
+	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		expire(state, log(state), nowNanos, Nanos.ofValidated(this.window));
 		return Map.of("logSize", size(state));

@@ -164,6 +164,11 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	 * The tokens held, below zero while held requests have reserved tokens still to come.
 	 */
 	@Override
+	public void charge(StateWords state, long nowNanos, long units) {
+		throw new UnsupportedOperationException("SKELETON: charge");
+	}
+
+	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		return Map.of("tokens", Nanos.display(refill(state, nowNanos, Nanos.of(this.refillPeriod))));
 	}

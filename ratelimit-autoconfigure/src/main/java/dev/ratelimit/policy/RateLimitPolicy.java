@@ -18,10 +18,11 @@ import java.util.Map;
  * {@code onMissingKey} is {@link OnMissingKey#REJECT}
  * @param costHeader the request header that says what a request costs, trusted as an
  * upstream service sets it; {@code null} when every request costs {@code cost}
+ * @param afterResponse what is settled once the response is known
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
 		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
-		String costHeader) {
+		String costHeader, AfterResponse afterResponse) {
 
 	/**
 	 * The status of a request rejected for having no key, unless the policy chooses
@@ -31,6 +32,16 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * A policy whose cost is known before forwarding.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+			String costHeader) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
+				AfterResponse.NONE);
 	}
 
 	/**

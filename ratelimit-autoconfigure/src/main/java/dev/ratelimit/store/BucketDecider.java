@@ -40,17 +40,39 @@ public interface BucketDecider {
 	}
 
 	/**
-	 * Give back {@code cost} units that a request admitted {@code heldNanos} ago took in
-	 * the bucket {@code id} of {@code tier}, because it was held and never forwarded (its
-	 * client went away): every limit takes them off what still counts them, so that
-	 * later requests are admitted sooner. Called at most once per admitted request, only
-	 * for a verdict with a {@linkplain Verdict#delayNanos() delay}.
-	 * @return completes once given back, or fails when the store cannot; a store that
-	 * cannot give back does not shape, and the policies refuse shaping on it at start-up
+	 * Judge a request of {@code cost} units as {@link #acquire} does, taking only the
+	 * slots of the limits that {@linkplain dev.ratelimit.algorithm.Limit#countsInFlight()
+	 * count requests in flight}: the other limits check that they have room for
+	 * {@code cost} and take nothing, for a policy that takes its cost after the response
+	 * ({@code count-responses}), by {@link #settle}.
 	 */
-	default Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
+	default Mono<Verdict> check(BucketId id, Tier tier, long cost) {
 		return Mono.error(new UnsupportedOperationException("Rate limit store '" + name()
-				+ "' cannot give back the place of a held request"));
+				+ "' cannot judge a request whose cost is taken after its response"));
+	}
+
+	/**
+	 * {@link #check} answered at once, as {@link #acquireNow} is.
+	 * @return the verdict, or {@code null} when this store cannot decide without waiting
+	 */
+	default @Nullable Verdict checkNow(BucketId id, Tier tier, long cost) {
+		return null;
+	}
+
+	/**
+	 * Settle, once its exchange has shown it, what a request {@link #acquire admitted} or
+	 * {@link #check checked} changes in the bucket {@code id} of {@code tier}: every limit
+	 * applies the {@link Settlement} in one atomic step. Not a decision: nothing is
+	 * judged, and nothing is created for a bucket the store no longer has (its state is
+	 * as good as new). Called at most once with {@link Settlement#ended()} per admitted
+	 * request; never retried, so that nothing is charged twice.
+	 * @return the bucket's limits after settling, as a peek describes them (remaining and
+	 * reset), for headers written after it; fails when the store cannot settle. A store
+	 * that cannot settle refuses, at start-up, the policies that need it
+	 */
+	default Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
+		return Mono.error(new UnsupportedOperationException("Rate limit store '" + name()
+				+ "' cannot settle a request after its response"));
 	}
 
 }

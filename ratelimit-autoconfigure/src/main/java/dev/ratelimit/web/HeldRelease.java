@@ -7,6 +7,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import org.apache.commons.logging.LogFactory;
@@ -74,7 +75,7 @@ final class HeldRelease {
 	 * failure to do so logged.
 	 */
 	void giveBack(BucketId bucket, Tier tier, long cost, long heldNanos) {
-		this.store.giveBack(bucket, tier, cost, heldNanos)
+		this.store.settle(bucket, tier, Settlement.neverForwarded(cost, heldNanos))
 			.subscribe(null, (error) -> giveBackFailures.warn(() -> "Rate limit store '" + this.store.name()
 					+ "' could not give back the place of a held request of policy '" + this.policyId
 					+ "' on route '" + this.routeId + "'", error));

@@ -20,6 +20,7 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.support.ManualClock;
 import org.jspecify.annotations.Nullable;
@@ -269,8 +270,8 @@ final class ShapingFixture {
 		}
 
 		@Override
-		public Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
-			return this.store.giveBack(id, tier, cost, heldNanos)
+		public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
+			return this.store.settle(id, tier, settlement)
 				.doOnSuccess((done) -> this.givenBack.incrementAndGet());
 		}
 

@@ -25,6 +25,7 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.LimitSnapshot;
 import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.support.MonotonicClock;
@@ -163,8 +164,10 @@ public final class CaffeineBucketStore implements BucketStore {
 	 * nothing to give back.
 	 */
 	@Override
-	public Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
-		return Mono.fromRunnable(() -> {
+	public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
+		long cost = -settlement.units();
+		long heldNanos = settlement.admittedNanosAgo();
+		return Mono.<Verdict>fromRunnable(() -> {
 			long now = this.clock.nanoTime();
 			CaffeineBucket bucket = this.cache.getIfPresent(id);
 			while (bucket != null) {

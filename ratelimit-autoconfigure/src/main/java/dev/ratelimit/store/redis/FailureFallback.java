@@ -6,6 +6,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.Settlement;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -68,7 +69,7 @@ final class FailureFallback {
 		if (verdict.delayNanos() == 0) {
 			return Mono.just(verdict.asFallback());
 		}
-		return this.localStore.giveBack(id, tier, cost, 0)
+		return this.localStore.settle(id, tier, Settlement.neverForwarded(cost, 0))
 			.thenReturn(Verdict.withoutLimits(false, verdict.delayNanos()));
 	}
 

@@ -7,6 +7,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.support.MonotonicClock;
 import reactor.core.publisher.Mono;
@@ -79,7 +80,9 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * breaker and errors the returned {@code Mono}.
 	 */
 	@Override
-	public Mono<Void> giveBack(BucketId id, Tier tier, long cost, long heldNanos) {
+	public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
+		long cost = -settlement.units();
+		long heldNanos = settlement.admittedNanosAgo();
 		if (!this.guard.allowsCall()) {
 			return Mono.error(new IllegalStateException(
 					"Rate limit store '" + NAME + "' does not call Redis while its circuit breaker is open"));
@@ -89,7 +92,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 					heldNanos / NANOS_PER_MICRO))
 			.timeout(this.timeout)
 			.doOnSuccess((done) -> this.guard.onSuccess())
-			.doOnError(this.guard::recordFailure);
+			.doOnError(this.guard::recordFailure)
+			.then(Mono.empty());
 	}
 
 	/**

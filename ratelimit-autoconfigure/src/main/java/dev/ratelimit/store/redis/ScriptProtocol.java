@@ -117,6 +117,7 @@ final class ScriptProtocol {
 			case SLIDING_WINDOW_COUNTER -> 3;
 			case TOKEN_BUCKET -> 4;
 			case LEAKY_BUCKET -> 5;
+			case CONCURRENCY -> 6;
 		};
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -217,6 +218,7 @@ class LeanScriptEquivalenceTests {
 			case LEAKY_BUCKET -> new LeakyBucket(quota + 1, rate, period,
 					(maxDelay != null) ? new Shaping(maxDelay, 1 + random.nextLong(quota)) : null);
 			case SLIDING_WINDOW_LOG -> new SlidingWindowLog(quota, period);
+			case CONCURRENCY -> new Concurrency(quota);
 		};
 	}
 

@@ -20,6 +20,7 @@ import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.LimitSnapshot;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -150,8 +151,8 @@ class RedisShapingTests {
 		for (int i = 0; i < 6; i++) {
 			assertThat(store.acquire(id, tier, 1).block().allowed()).isTrue();
 		}
-		store.giveBack(id, tier, 1, 0).block();
-		store.giveBack(id, tier, 1, Duration.ofMillis(5).toNanos()).block();
+		store.settle(id, tier, Settlement.neverForwarded(1, 0)).block();
+		store.settle(id, tier, Settlement.neverForwarded(1, Duration.ofMillis(5).toNanos())).block();
 		LimitSnapshot snapshot = snapshot(store, queue, "client");
 		// One an hour: a test's seconds drain nothing worth counting.
 		assertThat(snapshot.state().get("level").doubleValue()).isCloseTo(4.0, within(0.01));
@@ -175,7 +176,7 @@ class RedisShapingTests {
 		for (int i = 0; i < 5; i++) {
 			assertThat(store.acquire(id, tier, 1).block().allowed()).isTrue();
 		}
-		store.giveBack(id, tier, 2, 0).block();
+		store.settle(id, tier, Settlement.neverForwarded(2, 0)).block();
 		List<LimitSnapshot> limits = store.bucket(policy(tier), "client").blockFirst().limits();
 		assertThat(limits.get(0).state().get("tokens").doubleValue()).isCloseTo(0.0, within(0.01));
 		assertThat(limits.get(1).state()).containsEntry("count", 3L);
@@ -187,7 +188,7 @@ class RedisShapingTests {
 		Tier tier = TestPolicies.tier("free", new LeakyBucket(5, 2, Duration.ofSeconds(1),
 				new Shaping(Duration.ofSeconds(3))), new SlidingWindowLog(5, Duration.ofMinutes(1)));
 		RedisBucketStore store = store(redis.template(), FailureMode.DENY);
-		store.giveBack(new BucketId("orders", "free", "nobody"), tier, 1, 0).block();
+		store.settle(new BucketId("orders", "free", "nobody"), tier, Settlement.neverForwarded(1, 0)).block();
 		RedisLayout layout = new RedisLayout("rl", "orders", tier);
 		assertThat(redis.template().countExistingKeys(layout.keys("nobody")).block()).isZero();
 	}
@@ -208,9 +209,9 @@ class RedisShapingTests {
 			RedisBucketStore store = TestStores.redis(this.clients.template(proxy.port()), Duration.ofMillis(250),
 					guard);
 			proxy.stall();
-			assertThatThrownBy(() -> store.giveBack(id, tier, 1, 0).block()).hasCauseInstanceOf(TimeoutException.class);
+			assertThatThrownBy(() -> store.settle(id, tier, Settlement.neverForwarded(1, 0)).block()).hasCauseInstanceOf(TimeoutException.class);
 			assertThat(guard.healthDetails()).containsEntry("circuitBreaker", "open").containsEntry("fallbacks", 0L);
-			assertThatThrownBy(() -> store.giveBack(id, tier, 1, 0).block()).isInstanceOf(IllegalStateException.class)
+			assertThatThrownBy(() -> store.settle(id, tier, Settlement.neverForwarded(1, 0)).block()).isInstanceOf(IllegalStateException.class)
 				.hasMessageContaining("circuit breaker is open");
 			Verdict first = store.acquire(id, tier, 1).block();
 			Verdict second = store.acquire(id, tier, 1).block();
