@@ -14,8 +14,12 @@ package dev.ratelimit.store;
  * that given-back units come off where they were counted; {@code 0} or more
  * @param ended whether the exchange has ended (completed, failed, timed out or
  * cancelled): the request's slots come back, exactly once per admitted request
+ * @param fallback whether a remote store's failure mode admitted the request (its
+ * verdict was a {@linkplain dev.ratelimit.algorithm.Verdict#fallback() fallback}): the
+ * store settles it where that failure mode decided (the local store of
+ * {@code on-failure: local}), or not at all when no limit was consulted
  */
-public record Settlement(long units, long admittedNanosAgo, boolean ended) {
+public record Settlement(long units, long admittedNanosAgo, boolean ended, boolean fallback) {
 
 	public Settlement {
 		if (admittedNanosAgo < 0) {
@@ -25,10 +29,10 @@ public record Settlement(long units, long admittedNanosAgo, boolean ended) {
 
 	/**
 	 * Give back the {@code cost} a held request took {@code heldNanos} ago and its slots:
-	 * it never went on.
+	 * it never went on. A failure mode never holds, so the store itself admitted it.
 	 */
 	public static Settlement neverForwarded(long cost, long heldNanos) {
-		return new Settlement(-cost, heldNanos, true);
+		return new Settlement(-cost, heldNanos, true, false);
 	}
 
 	/**
