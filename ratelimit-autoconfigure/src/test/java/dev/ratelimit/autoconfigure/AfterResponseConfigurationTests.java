@@ -3,8 +3,13 @@ package dev.ratelimit.autoconfigure;
 import java.util.Set;
 
 import dev.ratelimit.policy.AfterResponse;
+import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.CountedResponses;
 import dev.ratelimit.policy.JsonPointer;
+import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.PolicyReloads;
+import dev.ratelimit.policy.PolicyReloads.Outcome;
+import dev.ratelimit.policy.PolicyReloads.Reload;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.ResponseCostSource;
@@ -16,6 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 
 import static dev.ratelimit.testsupport.StartUpProblems.problems;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * statuses 100 to 599 and classes 1xx to 5xx, {@code cost-from-response} is
  * {@code header:<Name>}, {@code json:<JSON Pointer>} or {@code resolver} (with a
  * {@code ResponseCostResolver} bean), {@code hide-response-cost-header} goes with a
- * header only, and none of them is on the hybrid store; anything else stops start-up
- * naming the property and the value.
+ * header only, and none of them is on the hybrid store; anything else stops start-up,
+ * or is refused by a live reload, naming the property and the value.
  */
 class AfterResponseConfigurationTests {
 
@@ -239,6 +246,40 @@ class AfterResponseConfigurationTests {
 			.withPropertyValues(POLICY + "cost-from-response=header:X-Cost", POLICY + "hide-response-cost-header=maybe")
 			.run((context) -> assertThat(problems(context)).containsExactly(
 					POLICY + "hide-response-cost-header: was maybe, must be true or false"));
+	}
+
+	@Test
+	void aReloadToTheResolverWithoutABeanIsRejected() {
+		this.contextRunner.run((context) -> {
+			Reload reload = reload(context, "cost-from-response=resolver");
+			assertThat(reload.outcome()).isEqualTo(Outcome.REJECTED);
+			assertThat(reload.problems()).extracting(ConfigurationProblem::describe)
+				.singleElement()
+				.asString()
+				.startsWith(POLICY + "cost-from-response: was 'resolver', needs a dev.ratelimit.web.ResponseCostResolver bean");
+		});
+	}
+
+	@Test
+	void aReloadToTheResolverWithABeanPutsItInForce() {
+		this.contextRunner.withBean(ResponseCostResolver.class, () -> (policyId, status, headers, numbers) -> 1L)
+			.run((context) -> {
+				assertThat(reload(context, "cost-from-response=resolver").outcome()).isEqualTo(Outcome.ACCEPTED);
+				assertThat(context.getBean(LivePolicies.class).get().policy("login").afterResponse().costFromResponse())
+					.isEqualTo(new ResponseCostSource.Resolver());
+			});
+	}
+
+	/**
+	 * The reload of the policy's {@code setting} ({@code key=value}), as Spring Cloud's
+	 * refresh announces it.
+	 */
+	private static Reload reload(AssertableApplicationContext context, String setting) {
+		assertThat(context).hasNotFailed();
+		TestPropertyValues.of(POLICY + setting).applyTo(context.getEnvironment());
+		String key = POLICY + setting.substring(0, setting.indexOf('='));
+		context.publishEvent(new EnvironmentChangeEvent(context, Set.of(key)));
+		return context.getBean(PolicyReloads.class).last();
 	}
 
 	private static RateLimitPolicy policy(AssertableApplicationContext context) {
