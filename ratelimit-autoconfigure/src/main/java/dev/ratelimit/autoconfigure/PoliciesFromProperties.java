@@ -87,7 +87,8 @@ final class PoliciesFromProperties {
 		}
 		problemType(properties.getProblem().getType(), problems);
 		RateLimitPolicyFactory factory = new RateLimitPolicyFactory(this.keyResolverBeanNames,
-				this.oauth2ResourceServerPresent, this.responseCostResolverPresent, (policyId, tier, tierPath, tierProblems) -> {
+				this.oauth2ResourceServerPresent, this.responseCostResolverPresent,
+				(policyId, tier, tierPath, tierProblems) -> {
 					if (headers != null) {
 						RateLimitFieldRules.check(headers, policyId, tier, tierPath, tierProblems);
 					}

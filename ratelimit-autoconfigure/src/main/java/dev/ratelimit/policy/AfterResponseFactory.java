@@ -68,8 +68,9 @@ final class AfterResponseFactory {
 	private static @Nullable CountedResponses countedResponses(String path, List<String> entries,
 			List<ConfigurationProblem> problems) {
 		if (entries.isEmpty()) {
-			problems.add(new ConfigurationProblem(path, "[]", "must list at least one status or class of statuses, "
-					+ "such as [401, 403] or [4xx, 5xx]; without count-responses every admitted request takes its cost"));
+			problems.add(new ConfigurationProblem(path, "[]",
+					"must list at least one status or class of statuses, such as [401, 403] or [4xx, 5xx]; "
+							+ "without count-responses every admitted request takes its cost"));
 			return null;
 		}
 		int problemsBefore = problems.size();

@@ -226,7 +226,8 @@ public final class RateLimitPolicyFactory {
 			}
 			if (limit.countsInFlight()) {
 				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].algorithm",
-						limit.algorithm().configName(), "must not be set for a policy on store hybrid, " + NO_SETTLING));
+						limit.algorithm().configName(),
+						"must not be set for a policy on store hybrid, " + NO_SETTLING));
 			}
 		}
 	}

@@ -86,7 +86,8 @@ class AfterResponseConfigurationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "600", "099" })
 	void aStatusOutsideTheRangeIsRefused(String status) {
-		this.contextRunner.withPropertyValues(POLICY + "count-responses[0]=401", POLICY + "count-responses[1]=" + status)
+		this.contextRunner
+			.withPropertyValues(POLICY + "count-responses[0]=401", POLICY + "count-responses[1]=" + status)
 			.run((context) -> assertThat(problems(context)).containsExactly(POLICY + "count-responses[1]: was '"
 					+ status + "', must be a status from 100 to 599 (RFC 9110 section 15)"));
 	}
@@ -198,7 +199,8 @@ class AfterResponseConfigurationTests {
 	@ValueSource(strings = { "", "json:/usage/total_tokens" })
 	void hidingACostHeaderNeedsAHeaderSource(String source) {
 		this.contextRunner.withPropertyValues(POLICY + "hide-response-cost-header=true")
-			.withPropertyValues(source.isEmpty() ? new String[0] : new String[] { POLICY + "cost-from-response=" + source })
+			.withPropertyValues(
+					source.isEmpty() ? new String[0] : new String[] { POLICY + "cost-from-response=" + source })
 			.run((context) -> assertThat(problems(context)).containsExactly(POLICY + "hide-response-cost-header: "
 					+ "was true, must not be set unless cost-from-response is header:<Name>: only the response header "
 					+ "the cost is read from can be kept from the client"));
@@ -256,7 +258,8 @@ class AfterResponseConfigurationTests {
 			assertThat(reload.problems()).extracting(ConfigurationProblem::describe)
 				.singleElement()
 				.asString()
-				.startsWith(POLICY + "cost-from-response: was 'resolver', needs a dev.ratelimit.web.ResponseCostResolver bean");
+				.startsWith(POLICY + "cost-from-response: was 'resolver', needs a "
+						+ "dev.ratelimit.web.ResponseCostResolver bean");
 		});
 	}
 
