@@ -54,6 +54,8 @@ final class EnvironmentChangeReload implements ApplicationListener<EnvironmentCh
 
 	private final ApplicationEventPublisher publisher;
 
+	private final boolean responseCostResolverPresent;
+
 	private final PolicyReloader reloader;
 
 	/**
@@ -61,15 +63,18 @@ final class EnvironmentChangeReload implements ApplicationListener<EnvironmentCh
 	 * @param stores the available stores
 	 * @param webFilter the web filter of {@code ratelimit.web.routes}, if there is one
 	 * @param reloads where each reload's outcome is recorded
+	 * @param responseCostResolverPresent whether the application declares a
+	 * {@code ResponseCostResolver} bean, which {@code cost-from-response: resolver} asks
 	 */
 	EnvironmentChangeReload(Environment environment, LivePolicies policies, @Nullable GatewayRoutesReload gateway,
 			BucketStores stores, ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher,
-			PolicyReloads reloads) {
+			PolicyReloads reloads, boolean responseCostResolverPresent) {
 		this.environment = environment;
 		this.gateway = gateway;
 		this.stores = stores;
 		this.webFilter = webFilter;
 		this.publisher = publisher;
+		this.responseCostResolverPresent = responseCostResolverPresent;
 		this.reloader = new PolicyReloader(policies, reloads, this::follow);
 	}
 
@@ -117,7 +122,8 @@ final class EnvironmentChangeReload implements ApplicationListener<EnvironmentCh
 		Set<String> keyResolvers = (this.gateway != null) ? this.gateway.keyResolverNames() : null;
 		RateLimitPolicies next;
 		try {
-			next = new PoliciesFromProperties(keyResolvers).create(bound.properties());
+			next = new PoliciesFromProperties(keyResolvers, this.responseCostResolverPresent)
+				.create(bound.properties());
 		}
 		catch (InvalidRateLimitConfigurationException ex) {
 			List<ConfigurationProblem> policyProblems = new ArrayList<>(ex.getProblems());

@@ -46,12 +46,16 @@ final class PoliciesFromProperties {
 
 	private final boolean oauth2ResourceServerPresent;
 
+	private final boolean responseCostResolverPresent;
+
 	/**
 	 * @param keyResolverBeanNames names of the Spring Cloud Gateway {@code KeyResolver}
 	 * beans a policy's {@code key: "#{@beanName}"} may name
+	 * @param responseCostResolverPresent whether the application declares a
+	 * {@code ResponseCostResolver} bean, which {@code cost-from-response: resolver} asks
 	 */
-	PoliciesFromProperties(@Nullable Set<String> keyResolverBeanNames) {
-		this(keyResolverBeanNames, ClassUtils.isPresent(OAUTH2_TOKEN_CLASS, null));
+	PoliciesFromProperties(@Nullable Set<String> keyResolverBeanNames, boolean responseCostResolverPresent) {
+		this(keyResolverBeanNames, ClassUtils.isPresent(OAUTH2_TOKEN_CLASS, null), responseCostResolverPresent);
 	}
 
 	/**
@@ -60,10 +64,14 @@ final class PoliciesFromProperties {
 	 * gateway, where the web routes that use such a policy report it
 	 * @param oauth2ResourceServerPresent whether Spring Security's OAuth2 resource server
 	 * is on the classpath
+	 * @param responseCostResolverPresent whether the application declares a
+	 * {@code ResponseCostResolver} bean
 	 */
-	PoliciesFromProperties(@Nullable Set<String> keyResolverBeanNames, boolean oauth2ResourceServerPresent) {
+	PoliciesFromProperties(@Nullable Set<String> keyResolverBeanNames, boolean oauth2ResourceServerPresent,
+			boolean responseCostResolverPresent) {
 		this.keyResolverBeanNames = keyResolverBeanNames;
 		this.oauth2ResourceServerPresent = oauth2ResourceServerPresent;
+		this.responseCostResolverPresent = responseCostResolverPresent;
 	}
 
 	/**
@@ -79,7 +87,8 @@ final class PoliciesFromProperties {
 		}
 		problemType(properties.getProblem().getType(), problems);
 		RateLimitPolicyFactory factory = new RateLimitPolicyFactory(this.keyResolverBeanNames,
-				this.oauth2ResourceServerPresent, (policyId, tier, tierPath, tierProblems) -> {
+				this.oauth2ResourceServerPresent, this.responseCostResolverPresent,
+				(policyId, tier, tierPath, tierProblems) -> {
 					if (headers != null) {
 						RateLimitFieldRules.check(headers, policyId, tier, tierPath, tierProblems);
 					}
@@ -110,7 +119,8 @@ final class PoliciesFromProperties {
 		policy.getTiers().forEach((name, specs) -> tiers.put(name, (specs != null) ? limits(specs) : null));
 		return new PolicySettings.PolicySpec(policy.getKey(), policy.isShadow(), policy.getCost(),
 				policy.getCostHeader(), policy.getStore(), tiers, policy.getOnMissingKey(),
-				policy.getMissingKeyStatus());
+				policy.getMissingKeyStatus(), new PolicySettings.AfterResponseSpec(policy.getCountResponses(),
+						policy.getCostFromResponse(), policy.isHideResponseCostHeader()));
 	}
 
 	private static List<PolicySettings.LimitSpec> limits(List<RateLimitProperties.LimitSpec> specs) {

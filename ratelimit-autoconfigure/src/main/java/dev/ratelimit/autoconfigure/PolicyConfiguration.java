@@ -10,7 +10,9 @@ import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.support.MonotonicClock;
+import dev.ratelimit.web.ResponseCostResolver;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -72,7 +74,16 @@ class PolicyConfiguration {
 				? Set.of(beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(KEY_RESOLVER, classLoader), true, false))
 				: null;
 		return new PoliciesFromProperties(keyResolvers,
-				ClassUtils.isPresent(PoliciesFromProperties.OAUTH2_TOKEN_CLASS, classLoader));
+				ClassUtils.isPresent(PoliciesFromProperties.OAUTH2_TOKEN_CLASS, classLoader),
+				hasResponseCostResolver(beanFactory));
+	}
+
+	/**
+	 * Whether {@code beanFactory}'s application declares a {@link ResponseCostResolver},
+	 * read from the bean definitions, none of them created.
+	 */
+	static boolean hasResponseCostResolver(ListableBeanFactory beanFactory) {
+		return beanFactory.getBeanNamesForType(ResponseCostResolver.class, true, false).length > 0;
 	}
 
 	/**

@@ -43,9 +43,10 @@ class PolicyReloadConfiguration {
 	@ConditionalOnMissingBean
 	EnvironmentChangeReload rateLimitPolicyReloader(Environment environment, LivePolicies policies,
 			ObjectProvider<GatewayRoutesReload> gateway, BucketStores stores,
-			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher, PolicyReloads reloads) {
+			ObjectProvider<RateLimitWebFilter> webFilter, ApplicationEventPublisher publisher, PolicyReloads reloads,
+			ListableBeanFactory beanFactory) {
 		return new EnvironmentChangeReload(environment, policies, gateway.getIfAvailable(), stores, webFilter,
-				publisher, reloads);
+				publisher, reloads, PolicyConfiguration.hasResponseCostResolver(beanFactory));
 	}
 
 	@Configuration(proxyBeanMethods = false)

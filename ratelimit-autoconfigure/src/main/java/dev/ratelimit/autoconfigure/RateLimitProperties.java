@@ -272,7 +272,9 @@ public class RateLimitProperties {
 		private boolean shadow;
 
 		/**
-		 * Units one request consumes from every limit of its tier.
+		 * Units one request consumes from every limit of its tier. With
+		 * cost-from-response, the estimate a request needs room for and takes on
+		 * admission, replaced by the cost its response reports.
 		 */
 		private long cost = 1;
 
@@ -280,9 +282,35 @@ public class RateLimitProperties {
 		 * Request header saying how many units a request consumes, trusted as set by an
 		 * upstream service; 'cost' applies to requests without it. A value that is not a
 		 * whole number from 1 to the smallest quota of the request's tier is answered
-		 * with 400 and a problem body.
+		 * with 400 and a problem body. With cost-from-response, the estimate taken on
+		 * admission.
 		 */
 		private @Nullable String costHeader;
+
+		/**
+		 * Responses whose requests take their cost: statuses and classes of statuses,
+		 * such as [401, 403] or [4xx, 5xx]. A request is forwarded only when its limits
+		 * have room for its cost, which is taken once its response has a listed status;
+		 * a client whose limits are exhausted is refused until they have room again.
+		 * Unset: every admitted request takes its cost.
+		 */
+		private @Nullable List<String> countResponses;
+
+		/**
+		 * Where the response says what its request cost: 'header:<Name>' (a whole number
+		 * in an upstream response header), 'json:<JSON Pointer>' (RFC 6901; a number in a
+		 * JSON body, or in the data of the last event of a text/event-stream that has it)
+		 * or 'resolver' (the application's ResponseCostResolver bean). The request takes
+		 * 'cost' (or cost-header's value) on admission as an estimate, and the response's
+		 * cost replaces it; when the response says nothing usable, the estimate stands.
+		 */
+		private @Nullable String costFromResponse;
+
+		/**
+		 * Whether the response header the cost is read from is removed from the response
+		 * the client gets. Only with cost-from-response 'header:<Name>'.
+		 */
+		private boolean hideResponseCostHeader;
 
 		/**
 		 * Store that holds this policy's buckets, overriding 'ratelimit.store'.
@@ -343,6 +371,30 @@ public class RateLimitProperties {
 			this.costHeader = costHeader;
 		}
 
+		public @Nullable List<String> getCountResponses() {
+			return this.countResponses;
+		}
+
+		public void setCountResponses(@Nullable List<String> countResponses) {
+			this.countResponses = countResponses;
+		}
+
+		public @Nullable String getCostFromResponse() {
+			return this.costFromResponse;
+		}
+
+		public void setCostFromResponse(@Nullable String costFromResponse) {
+			this.costFromResponse = costFromResponse;
+		}
+
+		public boolean isHideResponseCostHeader() {
+			return this.hideResponseCostHeader;
+		}
+
+		public void setHideResponseCostHeader(boolean hideResponseCostHeader) {
+			this.hideResponseCostHeader = hideResponseCostHeader;
+		}
+
 		public @Nullable StoreType getStore() {
 			return this.store;
 		}
@@ -392,12 +444,14 @@ public class RateLimitProperties {
 		/**
 		 * Algorithm: 'fixed-window', 'sliding-window-log', 'sliding-window-counter'
 		 * (these take limit and window), 'token-bucket' (capacity, refill-rate,
-		 * refill-period) or 'leaky-bucket' (capacity, drain-rate, drain-period).
+		 * refill-period), 'leaky-bucket' (capacity, drain-rate, drain-period) or
+		 * 'concurrency' (limit: requests in flight at once, whatever their cost).
 		 */
 		private @Nullable String algorithm;
 
 		/**
-		 * Units allowed per window, for the window algorithms.
+		 * Units allowed per window, for the window algorithms; requests in flight at
+		 * once, for concurrency.
 		 */
 		private @Nullable Long limit;
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
@@ -22,7 +23,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns one configured limit into its algorithm's {@link Limit}, checking that it sets
  * the parameters its algorithm takes, and only those, each positive, that the policy's
- * cost fits its quota, and that only a bucket shapes.
+ * cost fits its quota (a concurrency limit counts requests, whatever their cost), and
+ * that only a bucket shapes.
  */
 final class LimitFactory {
 
@@ -68,16 +70,19 @@ final class LimitFactory {
 				checkPositive(path + "." + field, value, problems);
 			}
 		});
-		Shaping shaping = shaping(path + ".shaping", spec.shaping(), algorithm, spec.capacity(), problems);
+		Shaping shaping = shaping(path + ".shaping", spec.shaping(), algorithm, fields, spec.capacity(), problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
-		long quota = (fields == LimitFields.WINDOW) ? spec.limit() : spec.capacity();
-		if (cost > quota) {
-			String policyPath = path.substring(0, path.indexOf(".tiers."));
-			problems.add(new ConfigurationProblem(policyPath + ".cost", cost,
-					"must not exceed the quota of " + path + " (" + quota + "), or no request could ever pass"));
-			return null;
+		// A concurrency limit takes one slot per request, whatever its cost.
+		if (fields != LimitFields.CONCURRENCY) {
+			long quota = (fields == LimitFields.WINDOW) ? spec.limit() : spec.capacity();
+			if (cost > quota) {
+				String policyPath = path.substring(0, path.indexOf(".tiers."));
+				problems.add(new ConfigurationProblem(policyPath + ".cost", cost,
+						"must not exceed the quota of " + path + " (" + quota + "), or no request could ever pass"));
+				return null;
+			}
 		}
 		try {
 			return build(algorithm, spec, shaping);
@@ -92,8 +97,13 @@ final class LimitFactory {
 	 * The limit's shaping, {@code null} when it has none or a problem was added.
 	 */
 	private static @Nullable Shaping shaping(String path, @Nullable ShapingSpec spec, Algorithm algorithm,
-			@Nullable Long capacity, List<ConfigurationProblem> problems) {
+			LimitFields fields, @Nullable Long capacity, List<ConfigurationProblem> problems) {
 		if (spec == null) {
+			return null;
+		}
+		if (fields == LimitFields.CONCURRENCY) {
+			problems.add(new ConfigurationProblem(path, asWritten(spec),
+					"must not be set for " + algorithm.configName() + ", which takes " + fields.describe()));
 			return null;
 		}
 		if (algorithm != Algorithm.LEAKY_BUCKET && algorithm != Algorithm.TOKEN_BUCKET) {
@@ -155,6 +165,8 @@ final class LimitFactory {
 				return new TokenBucket(spec.capacity(), spec.refillRate(), orDefault(spec.refillPeriod()), shaping);
 			case LEAKY_BUCKET:
 				return new LeakyBucket(spec.capacity(), spec.drainRate(), orDefault(spec.drainPeriod()), shaping);
+			case CONCURRENCY:
+				return new Concurrency(spec.limit());
 			default:
 				throw new IllegalStateException("unhandled algorithm " + algorithm);
 		}
@@ -228,7 +240,9 @@ final class LimitFactory {
 
 		TOKEN_BUCKET(List.of("capacity", "refill-rate"), List.of("refill-period")),
 
-		LEAKY_BUCKET(List.of("capacity", "drain-rate"), List.of("drain-period"));
+		LEAKY_BUCKET(List.of("capacity", "drain-rate"), List.of("drain-period")),
+
+		CONCURRENCY(List.of("limit"), List.of());
 
 		private final List<String> required;
 
@@ -245,6 +259,8 @@ final class LimitFactory {
 					return TOKEN_BUCKET;
 				case LEAKY_BUCKET:
 					return LEAKY_BUCKET;
+				case CONCURRENCY:
+					return CONCURRENCY;
 				default:
 					return WINDOW;
 			}

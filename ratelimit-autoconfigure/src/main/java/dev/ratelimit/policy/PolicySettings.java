@@ -38,10 +38,31 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	 * @param tiers the limits of each tier, in order
 	 * @param onMissingKey what a request gets when its key yields nothing
 	 * @param missingKeyStatus the status of a request rejected for having no key, if set
+	 * @param afterResponse what the policy settles once the response is known
 	 */
 	public record PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
 			@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
-			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus) {
+			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
+			AfterResponseSpec afterResponse) {
+	}
+
+	/**
+	 * What a policy settles once the response is known, as configured.
+	 *
+	 * @param countResponses the statuses and classes whose requests take their cost
+	 * ({@code 401}, {@code 4xx}), if set
+	 * @param costFromResponse where the response says what its request cost
+	 * ({@code header:NAME}, {@code json:/pointer} or {@code resolver}), if set
+	 * @param hideCostHeader whether that response header is kept from the client
+	 */
+	public record AfterResponseSpec(@Nullable List<String> countResponses, @Nullable String costFromResponse,
+			boolean hideCostHeader) {
+
+		/**
+		 * Nothing set: the cost is taken on admission.
+		 */
+		public static final AfterResponseSpec NONE = new AfterResponseSpec(null, null, false);
+
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.policy.PolicySettings.AfterResponseSpec;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;
 import dev.ratelimit.support.ConfigName;
@@ -26,15 +27,23 @@ public final class RateLimitPolicyFactory {
 
 	private static final Pattern BEAN_KEY = Pattern.compile("#\\{@([A-Za-z_$][A-Za-z0-9_$.\\-]*)}");
 
-	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+	/**
+	 * A field name: a token (RFC 9110 sections 5.1 and 5.6.2).
+	 */
+	static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
 	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
 
 	private static final Set<Integer> NEEDS_CHALLENGE_OR_ALLOW = Set.of(401, 405, 407);
 
+	private static final String NO_SETTLING = "whose nodes each spend leases in their own memory and so cannot "
+			+ "settle a request after its response; use store caffeine or redis";
+
 	private final @Nullable Set<String> keyResolverBeanNames;
 
 	private final boolean oauth2ResourceServerPresent;
+
+	private final boolean responseCostResolverPresent;
 
 	private final TierRule tierRule;
 
@@ -44,13 +53,16 @@ public final class RateLimitPolicyFactory {
 	 * gateway, where the web routes that use such a policy report it
 	 * @param oauth2ResourceServerPresent whether Spring Security's OAuth2 resource server,
 	 * which {@code ratelimit.tiers.claim} reads tokens from, is on the classpath
+	 * @param responseCostResolverPresent whether the application declares a
+	 * {@code ResponseCostResolver} bean, which {@code cost-from-response: resolver} asks
 	 * @param tierRule what else a tier must follow for the code that reads it (the
 	 * response headers' field rules)
 	 */
 	public RateLimitPolicyFactory(@Nullable Set<String> keyResolverBeanNames, boolean oauth2ResourceServerPresent,
-			TierRule tierRule) {
+			boolean responseCostResolverPresent, TierRule tierRule) {
 		this.keyResolverBeanNames = (keyResolverBeanNames != null) ? Set.copyOf(keyResolverBeanNames) : null;
 		this.oauth2ResourceServerPresent = oauth2ResourceServerPresent;
+		this.responseCostResolverPresent = responseCostResolverPresent;
 		this.tierRule = tierRule;
 	}
 
@@ -167,13 +179,16 @@ public final class RateLimitPolicyFactory {
 					"must be an HTTP header name"));
 		}
 		StoreType store = (policy.store() != null) ? policy.store() : settings.store();
+		AfterResponse afterResponse = AfterResponseFactory.afterResponse(path, policy.afterResponse(),
+				this.responseCostResolverPresent, problems);
+		checkAfterResponseStore(path, policy.afterResponse(), store, problems);
 		Map<String, Tier> tiers = new LinkedHashMap<>();
 		policy.tiers().forEach((tierName, specs) -> {
 			String tierPath = path + ".tiers." + tierName;
 			Tier tier = tier(tierPath, tierName, specs, policy.cost(), problems);
 			if (tier != null) {
 				this.tierRule.check(id, tier, tierPath, problems);
-				checkShapingStore(tierPath, tier, store, problems);
+				checkHybridStore(tierPath, tier, store, problems);
 				tiers.put(tierName, tier);
 			}
 		});
@@ -187,26 +202,53 @@ public final class RateLimitPolicyFactory {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.shadow(), policy.cost(), store, tiers, tiers.get(defaultTierName),
-				policy.onMissingKey(), missingKeyStatus, costHeader);
+				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse);
 	}
 
 	/**
-	 * Shaping needs one schedule for every node: the Redis store keeps it in Redis, the
-	 * Caffeine store on its one node. The hybrid store's nodes each spend leases of their
-	 * own, so each would release at its own pace.
+	 * What the hybrid store's nodes cannot do with leases spent in their own memory:
+	 * shaping needs one schedule for every node (the Redis store keeps it in Redis, the
+	 * Caffeine store on its one node), and a concurrency limit gives its slot back when
+	 * the exchange ends, a settlement after the response that a lease cannot take.
 	 */
-	private static void checkShapingStore(String tierPath, Tier tier, @Nullable StoreType store,
+	private static void checkHybridStore(String tierPath, Tier tier, @Nullable StoreType store,
 			List<ConfigurationProblem> problems) {
 		if (store != StoreType.HYBRID) {
 			return;
 		}
 		for (int i = 0; i < tier.limits().size(); i++) {
-			if (tier.limits().get(i).shaping() != null) {
+			Limit limit = tier.limits().get(i);
+			if (limit.shaping() != null) {
 				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].shaping", "store hybrid",
 						"must not be set for a policy on store hybrid, whose nodes each admit from leases of "
 								+ "their own and so would each release at their own pace; shape on store "
 								+ "redis, which keeps one schedule for the fleet"));
 			}
+			if (limit.countsInFlight()) {
+				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].algorithm",
+						limit.algorithm().configName(),
+						"must not be set for a policy on store hybrid, " + NO_SETTLING));
+			}
+		}
+	}
+
+	/**
+	 * {@code count-responses} and {@code cost-from-response} settle after the response,
+	 * which the hybrid store cannot.
+	 */
+	private static void checkAfterResponseStore(String path, AfterResponseSpec spec, @Nullable StoreType store,
+			List<ConfigurationProblem> problems) {
+		if (store != StoreType.HYBRID) {
+			return;
+		}
+		if (spec.countResponses() != null) {
+			problems.add(new ConfigurationProblem(path + ".count-responses", spec.countResponses(),
+					"must not be set for a policy on store hybrid, " + NO_SETTLING));
+		}
+		if (spec.costFromResponse() != null) {
+			problems.add(new ConfigurationProblem(path + ".cost-from-response",
+					ConfigurationProblem.quoted(spec.costFromResponse()),
+					"must not be set for a policy on store hybrid, " + NO_SETTLING));
 		}
 	}
 

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class PoliciesFromPropertiesTests {
 
-	private final PoliciesFromProperties factory = new PoliciesFromProperties(Set.of("tenantKeyResolver"));
+	private final PoliciesFromProperties factory = new PoliciesFromProperties(Set.of("tenantKeyResolver"), false);
 
 	@Test
 	void buildsTheIssueExampleWithEveryAlgorithm() {
@@ -137,14 +137,14 @@ class PoliciesFromPropertiesTests {
 	void rejectsUnknownAlgorithm() {
 		assertProblems(limit("token-buckett", "capacity", "10", "refill-rate", "1"),
 				"ratelimit.policies.p.tiers.anonymous[0].algorithm: was token-buckett, must be one of "
-						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket, concurrency]");
 	}
 
 	@Test
 	void rejectsMissingAlgorithm() {
 		assertProblems(limit(null, "limit", "10", "window", "1s"),
 				"ratelimit.policies.p.tiers.anonymous[0].algorithm: was not set, must be one of "
-						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+						+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket, concurrency]");
 	}
 
 	@Test
@@ -224,7 +224,7 @@ class PoliciesFromPropertiesTests {
 				.containsExactlyInAnyOrder(
 						"ratelimit.policies.orders.tiers.anonymous[0].refill-rate: was 0, must be a positive number",
 						"ratelimit.policies.orders.tiers.free[0].algorithm: was nope, must be one of "
-								+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]",
+								+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket, concurrency]",
 						"ratelimit.policies.search.key: was 'who', must be api-key, ip, principal, route, "
 								+ "header:<Name> or #{@beanName}",
 						"ratelimit.policies.search.tiers.anonymous[0].limit: was not set, must be set for "

@@ -136,7 +136,7 @@ class RateLimitAutoConfigurationTests {
 						+ "'anonymous' (ratelimit.tiers.default)")
 				.hasMessageContaining("ratelimit.policies.search.tiers.anonymous[0].algorithm: was fixed-windw, "
 						+ "must be one of [fixed-window, sliding-window-log, sliding-window-counter, token-bucket, "
-						+ "leaky-bucket]")
+						+ "leaky-bucket, concurrency]")
 				.hasMessageContaining("ratelimit.policies.search.key: was '#{@nope}', must name a KeyResolver bean "
 						+ "(KeyResolver beans: none)"));
 	}

@@ -133,7 +133,7 @@ class DisabledAndStartupEndToEndTests {
 			.run());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("ratelimit.policies.orders.tiers.anonymous[0].algorithm: was token_bucket, must be one of "
-					+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket]");
+					+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket, concurrency]");
 	}
 
 	@Test

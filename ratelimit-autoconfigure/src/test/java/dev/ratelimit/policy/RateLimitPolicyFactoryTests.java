@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.policy.PolicySettings.AfterResponseSpec;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class RateLimitPolicyFactoryTests {
 	private final List<String> tiersChecked = new ArrayList<>();
 
 	private final RateLimitPolicyFactory factory = new RateLimitPolicyFactory(Set.of("tenantKeyResolver"), false,
-			(policyId, tier, tierPath, problems) -> this.tiersChecked.add(policyId + " " + tierPath));
+			false, (policyId, tier, tierPath, problems) -> this.tiersChecked.add(policyId + " " + tierPath));
 
 	@Test
 	void buildsPoliciesAndHandsEachValidTierToTheTierRule() {
@@ -32,7 +33,7 @@ class RateLimitPolicyFactoryTests {
 		tiers.put("anonymous", List.of(fixedWindow(5)));
 		tiers.put("pro", List.of(fixedWindow(50)));
 		RateLimitPolicies policies = this.factory.create(settings(new PolicySpec("#{@tenantKeyResolver}", false, 1,
-				null, null, new LinkedHashMap<>(tiers), OnMissingKey.CLIENT_ADDRESS, null)));
+				null, null, new LinkedHashMap<>(tiers), OnMissingKey.CLIENT_ADDRESS, null, AfterResponseSpec.NONE)));
 		RateLimitPolicy policy = policies.policy("p");
 		assertThat(policy.key()).isEqualTo(new KeySource.Bean("tenantKeyResolver"));
 		assertThat(policy.store()).isEqualTo(StoreType.CAFFEINE);
@@ -44,12 +45,12 @@ class RateLimitPolicyFactoryTests {
 
 	@Test
 	void problemsOfTheTierRuleAreReportedWithThePolicies() {
-		RateLimitPolicyFactory factory = new RateLimitPolicyFactory(null, false, (policyId, tier, tierPath,
+		RateLimitPolicyFactory factory = new RateLimitPolicyFactory(null, false, false, (policyId, tier, tierPath,
 				problems) -> problems.add(new ConfigurationProblem(tierPath, tier.name(), "must follow the rule")));
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> factory.create(settings(new PolicySpec("ip", false, 0, null, null,
 					new LinkedHashMap<>(Map.of("anonymous", List.of(fixedWindow(5)))), OnMissingKey.CLIENT_ADDRESS,
-					null))))
+					null, AfterResponseSpec.NONE))))
 			.satisfies((ex) -> assertThat(ex.getProblems()).extracting(ConfigurationProblem::describe)
 				.containsExactly("ratelimit.policies.p.cost: was 0, must be a positive number",
 						"ratelimit.policies.p.tiers.anonymous: was anonymous, must follow the rule"));
