@@ -10,6 +10,7 @@ import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
 import dev.ratelimit.web.RateLimitRejectionHandler;
 import dev.ratelimit.web.RequestJudges;
+import dev.ratelimit.web.ResponseCostResolver;
 import dev.ratelimit.web.TierResolver;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,8 +22,8 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
  * What every route's request path is built from, gateway route or web route: the
- * rejection handler and the judges, with the application's tier and cost resolvers
- * when it declares them.
+ * rejection handler and the judges, with the application's tier, cost and response cost
+ * resolvers when it declares them.
  */
 @Configuration(proxyBeanMethods = false)
 class RequestPathConfiguration {
@@ -48,12 +49,12 @@ class RequestPathConfiguration {
 			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
 			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource,
-			HeldRequests heldRequests) {
+			HeldRequests heldRequests, ObjectProvider<ResponseCostResolver> responseCostResolver) {
 		return new RequestJudges(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
 				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
 				costResolver.getIfUnique(),
 				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()),
-				heldRequests);
+				heldRequests, responseCostResolver.getIfUnique());
 	}
 
 }

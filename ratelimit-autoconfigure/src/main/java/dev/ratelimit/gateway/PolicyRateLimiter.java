@@ -168,8 +168,11 @@ public final class PolicyRateLimiter implements RateLimiter<RateLimitPolicy> {
 			this.policies = policies;
 			this.policy = policy;
 			// Built once here so that a policy that cannot be judged fails now, not on a
-			// request; its route judges are built from the same snapshot.
-			this.storeName = judges.forKeys(policies, policy, policy.id()).storeName();
+			// request; its route judges are built from the same snapshot. A policy that
+			// settles after the response gets a bean all the same, which only a route
+			// naming it would use: the route checks refuse such a route at start-up.
+			this.storeName = RequestJudges.judgesKeys(policy)
+					? judges.forKeys(policies, policy, policy.id()).storeName() : policy.store().configName();
 		}
 
 		RequestJudge judge(String routeId) {

@@ -6,10 +6,13 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.web.KeyResolverBeans;
+import dev.ratelimit.web.RequestJudge;
 import dev.ratelimit.web.RequestJudges;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 import org.springframework.cloud.gateway.support.HasRouteId;
 
@@ -65,7 +68,14 @@ public class RateLimitGatewayFilterFactory extends AbstractGatewayFilterFactory<
 		RateLimitPolicy policy = UnknownPolicy.require(policies, config.getPolicy(),
 				"route '" + config.getRouteId() + "' filter " + NAME + " argument " + POLICY_KEY);
 		String routeId = (config.getRouteId() != null) ? config.getRouteId() : policy.id();
-		return new RateLimitGatewayFilter(this.judges.forRoute(policies, policy, routeId, this.keyResolverBeans));
+		RequestJudge judge = this.judges.forRoute(policies, policy, routeId, this.keyResolverBeans);
+		GatewayFilter filter = new RateLimitGatewayFilter(judge);
+		// A filter after NettyWriteResponseFilter in the chain ends when the upstream's
+		// headers arrive, before the body is written, and never sees the response it
+		// writes: one that settles after the response goes before it, as the gateway's
+		// ModifyResponseBody does, and so before the route's other filters.
+		return judge.settlesAfterResponse()
+				? new OrderedGatewayFilter(filter, NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1) : filter;
 	}
 
 	/**

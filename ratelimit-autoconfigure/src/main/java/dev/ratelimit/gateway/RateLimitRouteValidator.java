@@ -8,8 +8,10 @@ import java.util.TreeSet;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 import dev.ratelimit.policy.RateLimitPolicies;
+import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.RequestJudges;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -80,8 +82,44 @@ public class RateLimitRouteValidator implements InitializingBean {
 		List<ConfigurationProblem> problems = new ArrayList<>(this.stores.missingStores(policies));
 		if (gatewayProperties != null) {
 			problems.addAll(filterProblems(policies.byId().keySet(), gatewayProperties, this.rateLimiterBeanNames));
+			problems.addAll(settlingRateLimiterProblems(policies, gatewayProperties));
 		}
 		return problems;
+	}
+
+	/**
+	 * A {@code RequestRateLimiter} filter naming the {@code RateLimiter} bean of a policy
+	 * that settles after the response or limits requests in flight: the bean never sees
+	 * the response, so its judge refuses such a policy.
+	 */
+	private static List<ConfigurationProblem> settlingRateLimiterProblems(RateLimitPolicies policies,
+			GatewayProperties gatewayProperties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		settlingRateLimiters(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), problems);
+		List<RouteDefinition> routes = gatewayProperties.getRoutes();
+		for (int i = 0; i < routes.size(); i++) {
+			if (routes.get(i).isEnabled()) {
+				settlingRateLimiters(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+			}
+		}
+		return problems;
+	}
+
+	private static void settlingRateLimiters(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+			List<ConfigurationProblem> problems) {
+		for (int i = 0; i < filters.size(); i++) {
+			String policyId = FilterDefinitions.rateLimiterPolicy(filters.get(i));
+			RateLimitPolicy policy = (policyId != null) ? policies.policy(policyId) : null;
+			if (policy != null && !RequestJudges.judgesKeys(policy)) {
+				problems.add(new ConfigurationProblem(path + "[" + i + "]",
+						filters.get(i).getName() + " rate-limiter=#{@" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX
+								+ "}",
+						"must name the RateLimiter bean of a policy settled before forwarding: policy '" + policyId
+								+ "' settles its requests once their response is known (count-responses, "
+								+ "cost-from-response or an algorithm: concurrency limit), which RequestRateLimiter "
+								+ "never shows it; use the RateLimit filter with policy=" + policyId));
+			}
+		}
 	}
 
 	/**

@@ -7,7 +7,7 @@ import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The {@link RateLimitListener}s told of every decision, by the filters and by the
+ * The {@link RateLimitListener}s told of every decision and settlement, by the filters and by the
  * policies' {@code RateLimiter} beans alike, through each route's {@link RequestJudge}.
  * A listener that fails is logged (at most once per interval) and never keeps the
  * others, or the request, from going on.
@@ -68,6 +68,61 @@ final class DecisionListeners {
 			for (int i = 0; i < this.bound.length; i++) {
 				try {
 					this.bound[i].onDelayed(outcome, decisionNanos, delayNanos);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
+		/**
+		 * Units a settlement changed: charged when positive, given back when negative.
+		 */
+		void notifySettled(long units) {
+			if (units == 0) {
+				return;
+			}
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					if (units > 0) {
+						this.bound[i].onCharged(units);
+					}
+					else {
+						this.bound[i].onRefunded(-units);
+					}
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
+		void notifyUnreadableCost(String reason) {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onUnreadableCost(reason);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
+		void notifySlotTaken() {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onSlotTaken();
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
+		void notifySlotReleased() {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onSlotReleased();
 				}
 				catch (RuntimeException ex) {
 					failed(this.listeners[i], ex);

@@ -4,38 +4,30 @@ import java.time.Duration;
 
 import dev.ratelimit.algorithm.Nanos;
 import dev.ratelimit.algorithm.Verdict;
-import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
-import dev.ratelimit.support.ThrottledLog;
-import org.apache.commons.logging.LogFactory;
+import dev.ratelimit.web.RequestJudge.TierOnRoute;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 
 /**
  * How a route's judge holds a request a shaping limit admitted for later: on a timer,
- * in one of this node's places for held requests, and, should it never go on, with its
- * units given back to the store once.
+ * in one of this node's places for held requests. It is the first half of settling a
+ * decision after the fact: a held request that never goes on is settled here, once
+ * ({@link Settlement#neverForwarded}: its units and its slots given back); one that goes
+ * on is settled by its exchange ({@link ExchangeSettlement}), through the same
+ * {@link RouteSettler}.
  */
 final class HeldRelease {
 
-	private static final ThrottledLog giveBackFailures = new ThrottledLog(LogFactory.getLog(HeldRelease.class));
-
 	private final HeldRequests held;
 
-	private final BucketDecider store;
+	private final RouteSettler settler;
 
-	private final String policyId;
-
-	private final String routeId;
-
-	HeldRelease(HeldRequests held, BucketDecider store, String policyId, String routeId) {
+	HeldRelease(HeldRequests held, RouteSettler settler) {
 		this.held = held;
-		this.store = store;
-		this.policyId = policyId;
-		this.routeId = routeId;
+		this.settler = settler;
 	}
 
 	/**
@@ -56,29 +48,26 @@ final class HeldRelease {
 	/**
 	 * {@code then} once {@code delayNanos} have passed, in the place {@link #tryTake}
 	 * took, given back when the timer ends. Cancelled before then (the client went away),
-	 * or failing to wait, the request never goes on: its units are given back, once, so
-	 * that later requests are admitted sooner.
+	 * or failing to wait, the request never goes on: its units and slots are given back,
+	 * once, so that later requests are admitted sooner.
 	 * @param bucket the bucket that admitted the request
+	 * @param taken the units its decision took
 	 */
-	<T> Mono<T> hold(Mono<T> then, BucketId bucket, Tier tier, long cost, long delayNanos) {
+	<T> Mono<T> hold(Mono<T> then, BucketId bucket, TierOnRoute tier, long taken, long delayNanos) {
 		long heldAt = MonotonicClock.SYSTEM.nanoTime();
 		return Mono.delay(Duration.ofNanos(delayNanos)).doFinally((signal) -> {
 			this.held.release();
 			if (signal != SignalType.ON_COMPLETE) {
-				giveBack(bucket, tier, cost, MonotonicClock.SYSTEM.nanoTime() - heldAt);
+				giveBack(bucket, tier, taken, MonotonicClock.SYSTEM.nanoTime() - heldAt);
 			}
 		}).then(then);
 	}
 
 	/**
-	 * Give back the units a request admitted {@code heldNanos} ago took, its store's
-	 * failure to do so logged.
+	 * Give back what a request admitted {@code heldNanos} ago took, which never went on.
 	 */
-	void giveBack(BucketId bucket, Tier tier, long cost, long heldNanos) {
-		this.store.settle(bucket, tier, Settlement.neverForwarded(cost, heldNanos))
-			.subscribe(null, (error) -> giveBackFailures.warn(() -> "Rate limit store '" + this.store.name()
-					+ "' could not give back the place of a held request of policy '" + this.policyId
-					+ "' on route '" + this.routeId + "'", error));
+	void giveBack(BucketId bucket, TierOnRoute tier, long taken, long heldNanos) {
+		this.settler.settleLater(bucket, tier, Settlement.neverForwarded(taken, heldNanos));
 	}
 
 	/**

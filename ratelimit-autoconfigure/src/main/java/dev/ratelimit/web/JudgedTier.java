@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param tier the tier
  * @param limits what clients are told of each limit, in the tier's order
  * @param headers writes the tier's rate limit headers
- * @param maxCost the smallest quota of the tier's limits: a request costing more could
- * never be admitted
+ * @param maxCost the smallest quota of the tier's rate limits (a limit of requests in
+ * flight counts requests, not units): a request costing more could never be admitted
  */
 record JudgedTier(Tier tier, LimitDescription[] limits, RateLimitHeaders headers, long maxCost) {
 
@@ -31,7 +31,10 @@ record JudgedTier(Tier tier, LimitDescription[] limits, RateLimitHeaders headers
 	static JudgedTier of(Tier tier, List<LimitDescription> limits, RateLimitHeaders headers) {
 		long maxCost = Long.MAX_VALUE;
 		for (Limit limit : tier.limits()) {
-			maxCost = Math.min(maxCost, limit.quota());
+			// A limit of requests in flight takes one slot whatever the cost.
+			if (!limit.countsInFlight()) {
+				maxCost = Math.min(maxCost, limit.quota());
+			}
 		}
 		return new JudgedTier(tier, limits.toArray(new LimitDescription[0]), headers, maxCost);
 	}

@@ -13,8 +13,10 @@ import dev.ratelimit.policy.Tier;
  * @param quota the quota, as a header value
  * @param windowSeconds the window in whole seconds (at least one), as a header value
  * @param detail the sentence of a 429 body, naming the limit
+ * @param inFlight whether the limit counts requests in flight: its quota is a number of
+ * concurrent requests, with no window and no reset
  */
-record LimitDescription(String name, String quota, String windowSeconds, String detail) {
+record LimitDescription(String name, String quota, String windowSeconds, String detail, boolean inFlight) {
 
 	static LimitDescription of(String policyId, Tier tier, int index) {
 		return of(policyId, tier, index, RateLimitMessages.DEFAULTS);
@@ -26,7 +28,7 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 		// (draft-ietf-httpapi-ratelimit-headers-11 section 3.1.3).
 		long windowSeconds = Math.max(1, Nanos.ceilSeconds(limit.window().toNanos()));
 		return new LimitDescription(tier.limitName(policyId, index), Long.toString(limit.quota()),
-				Long.toString(windowSeconds), messages.detail(limit));
+				Long.toString(windowSeconds), messages.detail(limit), limit.countsInFlight());
 	}
 
 	/**
@@ -39,9 +41,15 @@ record LimitDescription(String name, String quota, String windowSeconds, String 
 
 	/**
 	 * The draft-11 quota policy item: {@code "<name>";q=<quota>;w=<window seconds>}
-	 * (draft-ietf-httpapi-ratelimit-headers-11 section 3.1).
+	 * (draft-ietf-httpapi-ratelimit-headers-11 section 3.1); for a limit of requests in
+	 * flight {@code "<name>";q=<limit>;qu="concurrent-requests"}, the quota unit of
+	 * section 3.1.2, without the window, which is optional (section 3.1.3) and which
+	 * such a quota does not have.
 	 */
 	String draft11Policy() {
+		if (this.inFlight) {
+			return quotedName() + ";q=" + this.quota + ";qu=\"concurrent-requests\"";
+		}
 		return quotedName() + ";q=" + this.quota + ";w=" + this.windowSeconds;
 	}
 

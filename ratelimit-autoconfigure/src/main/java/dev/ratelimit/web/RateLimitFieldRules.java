@@ -65,7 +65,8 @@ public final class RateLimitFieldRules {
 									+ ", which sends it as a Structured Fields Integer (RFC 9651 section 3.3.1)"));
 				}
 			}
-			Integer sameQuota = quotas.putIfAbsent(limit.quota(), i);
+			// A limit of requests in flight is no draft-06 quota policy (it has no window).
+			Integer sameQuota = limit.countsInFlight() ? null : quotas.putIfAbsent(limit.quota(), i);
 			if (style == HeaderStyle.DRAFT_06 && sameQuota != null) {
 				problems.add(new ConfigurationProblem(limitPath + "." + quotaProperty(limit), limit.quota(),
 						"must differ from the quota of " + tierPath + "[" + sameQuota

@@ -57,18 +57,59 @@ interface RateLimitHeaders {
 
 	/**
 	 * The three fields describe one limit: the one with the least remaining, as
-	 * draft-06 section 4 requires ({@link Verdict#reported()}).
+	 * draft-06 section 4 requires ({@link Verdict#reported()}), of the "time windows"
+	 * it speaks of. A limit of requests in flight has none: its quota cannot be a quota
+	 * policy, which needs a window ({@code w}, section 2.1), nor have a
+	 * {@code RateLimit-Reset} (section 3.3, the seconds until the window's quota
+	 * resets), so the fields describe the tightest rate limit of the tier, and a tier of
+	 * only such limits gets its limit and remaining without a reset or a policy.
 	 */
 	private static RateLimitHeaders draft06(List<LimitDescription> limits) {
-		String policy = joined(limits, LimitDescription::draft06Policy);
+		String policy = joined(rateLimits(limits), LimitDescription::draft06Policy);
 		String[] quotas = quotas(limits);
+		boolean[] inFlight = inFlight(limits);
 		return (headers, verdict) -> {
-			Decision reported = verdict.reported();
-			headers.set(DRAFT_06_LIMIT, quotas[verdict.reportedIndex()]);
+			int index = reportedRateLimit(verdict, inFlight);
+			Decision reported = verdict.decision(index);
+			headers.set(DRAFT_06_LIMIT, quotas[index]);
 			headers.set(DRAFT_06_REMAINING, HeaderNumbers.of(reported.remaining()));
-			headers.set(DRAFT_06_RESET, HeaderNumbers.of(reported.resetSeconds()));
-			headers.set(POLICY, policy);
+			if (!inFlight[index]) {
+				headers.set(DRAFT_06_RESET, HeaderNumbers.of(reported.resetSeconds()));
+			}
+			if (!policy.isEmpty()) {
+				headers.set(POLICY, policy);
+			}
 		};
+	}
+
+	/**
+	 * The limit the three fields describe: the reported one, unless it counts requests
+	 * in flight, then the first rate limit in report order; a tier of only such limits,
+	 * the reported one.
+	 */
+	private static int reportedRateLimit(Verdict verdict, boolean[] inFlight) {
+		int reported = verdict.reportedIndex();
+		if (!inFlight[reported]) {
+			return reported;
+		}
+		for (int index : verdict.reportOrder()) {
+			if (!inFlight[index]) {
+				return index;
+			}
+		}
+		return reported;
+	}
+
+	private static boolean[] inFlight(List<LimitDescription> limits) {
+		boolean[] inFlight = new boolean[limits.size()];
+		for (int i = 0; i < inFlight.length; i++) {
+			inFlight[i] = limits.get(i).inFlight();
+		}
+		return inFlight;
+	}
+
+	private static List<LimitDescription> rateLimits(List<LimitDescription> limits) {
+		return limits.stream().filter((limit) -> !limit.inFlight()).toList();
 	}
 
 	/**
@@ -82,19 +123,23 @@ interface RateLimitHeaders {
 		for (int i = 0; i < prefixes.length; i++) {
 			prefixes[i] = limits.get(i).quotedName() + ";r=";
 		}
+		boolean[] inFlight = inFlight(limits);
 		return (headers, verdict) -> {
 			headers.set(POLICY, policy);
-			headers.set(DRAFT_11_RATE_LIMIT, serviceLimits(prefixes, verdict));
+			headers.set(DRAFT_11_RATE_LIMIT, serviceLimits(prefixes, inFlight, verdict));
 		};
 	}
 
 	/**
 	 * The service limit items, {@code "<name>";r=<remaining>;t=<reset seconds>}
-	 * (draft-11 section 4.1).
+	 * (draft-11 section 4.1). A limit of requests in flight has no reset: a slot frees
+	 * when a request ends, which no clock tells, so its item leaves out the optional
+	 * {@code t} (section 4.1.2).
 	 */
-	private static String serviceLimits(String[] prefixes, Verdict verdict) {
+	private static String serviceLimits(String[] prefixes, boolean[] inFlight, Verdict verdict) {
 		if (prefixes.length == 1) {
-			return serviceLimit(new StringBuilder(prefixes[0].length() + 24), prefixes[0], verdict.decision(0))
+			return serviceLimit(new StringBuilder(prefixes[0].length() + 24), prefixes[0], verdict.decision(0),
+					inFlight[0])
 				.toString();
 		}
 		StringBuilder items = new StringBuilder(prefixes.length * 40);
@@ -102,22 +147,31 @@ interface RateLimitHeaders {
 			if (items.length() > 0) {
 				items.append(", ");
 			}
-			serviceLimit(items, prefixes[index], verdict.decision(index));
+			serviceLimit(items, prefixes[index], verdict.decision(index), inFlight[index]);
 		}
 		return items.toString();
 	}
 
-	private static StringBuilder serviceLimit(StringBuilder items, String prefix, Decision decision) {
-		return items.append(prefix).append(decision.remaining()).append(";t=").append(decision.resetSeconds());
+	private static StringBuilder serviceLimit(StringBuilder items, String prefix, Decision decision,
+			boolean inFlight) {
+		items.append(prefix).append(decision.remaining());
+		return inFlight ? items : items.append(";t=").append(decision.resetSeconds());
 	}
 
+	/**
+	 * As draft-06's three fields: the tightest rate limit, a reset only for one.
+	 */
 	private static RateLimitHeaders xRateLimit(List<LimitDescription> limits) {
 		String[] quotas = quotas(limits);
+		boolean[] inFlight = inFlight(limits);
 		return (headers, verdict) -> {
-			Decision reported = verdict.reported();
-			headers.set(X_LIMIT, quotas[verdict.reportedIndex()]);
+			int index = reportedRateLimit(verdict, inFlight);
+			Decision reported = verdict.decision(index);
+			headers.set(X_LIMIT, quotas[index]);
 			headers.set(X_REMAINING, HeaderNumbers.of(reported.remaining()));
-			headers.set(X_RESET, HeaderNumbers.of(reported.resetSeconds()));
+			if (!inFlight[index]) {
+				headers.set(X_RESET, HeaderNumbers.of(reported.resetSeconds()));
+			}
 		};
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.AfterResponse;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.support.MonotonicClock;
@@ -25,7 +26,10 @@ import org.springframework.web.server.ServerWebExchange;
  * the plain WebFlux filter). It reads top to bottom: the request's tier, cost and key,
  * the store's decision, then what is done with it: listeners told, rate limit headers
  * and {@code Retry-After} written, and the request forwarded, held then forwarded
- * (shaping), or rejected.
+ * (shaping), or rejected. A decision the exchange settles afterwards (a counted
+ * response, a cost the response reports, a slot in flight) is settled by the one
+ * {@link ExchangeSettlement} wrapped around {@link #forward}, through the same
+ * {@link RouteSettler} that gives back what a held request that never went on took.
  * <p>
  * Each step's answer is either known at once (read from the request, decided in this
  * node's memory) and the next step is called directly, or awaited, and the same next
@@ -73,20 +77,60 @@ public final class RequestJudge {
 
 	private final HeldRelease held;
 
+	private final RouteSettler settler;
+
+	/**
+	 * Whether requests are checked rather than acquired: a policy that counts responses
+	 * takes their cost once the status is known.
+	 */
+	private final boolean checks;
+
+	/**
+	 * @param responseCostResolver the application's resolver of response costs, or
+	 * {@code null}
+	 * @throws IllegalStateException when the judge is a {@code RateLimiter} bean's (no
+	 * {@code lookups}) and the policy settles after the response or a tier limits
+	 * requests in flight: the bean never sees the response
+	 */
 	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
-			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler, HeldRequests held) {
+			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler, HeldRequests held,
+			@Nullable ResponseCostResolver responseCostResolver) {
 		this.route = route;
 		this.store = store;
 		this.storeName = store.name();
 		this.tiersByApiKey = tiersByApiKey;
 		this.tiersByName = new HashMap<>();
-		tiers.forEach((name, tier) -> this.tiersByName.put(name, new TierOnRoute(tier,
-				listeners.forRouteTier(route.policyId(), name, route.routeId(), this.storeName))));
+		tiers.forEach((name, tier) -> this.tiersByName.put(name,
+				new TierOnRoute(tier, listeners.forRouteTier(route.policyId(), name, route.routeId(), this.storeName),
+						SettlementPlan.of(route.policyId(), route.afterResponse(), tier.tier(), responseCostResolver))));
 		this.defaultTier = this.tiersByName.get(defaultTier.tier().name());
 		this.lookups = lookups;
 		this.rejectionHandler = rejectionHandler;
-		this.held = new HeldRelease(held, store, route.policyId(), route.routeId());
+		this.settler = new RouteSettler(store, route.policyId(), route.routeId());
+		this.held = new HeldRelease(held, this.settler);
+		this.checks = route.afterResponse().countResponses() != null;
+		if (lookups == null && settlesAfterResponse()) {
+			throw new IllegalStateException("Rate limit policy '" + route.policyId()
+					+ "' settles its requests once their response is known (count-responses, cost-from-response or "
+					+ "an algorithm: concurrency limit), which a RateLimiter bean never sees: Spring Cloud Gateway's "
+					+ "RequestRateLimiter forwards the request itself; use the RateLimit filter on route '"
+					+ route.routeId() + "' instead");
+		}
+	}
+
+	/**
+	 * Whether the policy settles a request after its response or a tier limits requests
+	 * in flight: the exchange must be seen to its end, which a route's filter does, and a
+	 * gateway's before the response is written ({@code NettyWriteResponseFilter}).
+	 */
+	public boolean settlesAfterResponse() {
+		for (TierOnRoute tier : this.tiersByName.values()) {
+			if (tier.plan() != null) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -178,16 +222,20 @@ public final class RequestJudge {
 		if (bucket != null && holds(verdict)) {
 			// Deferred, so that a place is taken only by a request whose chain goes on.
 			return Mono.defer(() -> {
+				tookSlot(tier, verdict);
 				if (!this.held.tryTake()) {
 					return holdsFull(exchange, tier, bucket, cost, verdict, start);
 				}
 				conclude(tier, verdict, start, exchange.getResponse().getHeaders());
-				return this.held.hold(Mono.defer(() -> forward(exchange, chain, next)), bucket, tier.judged().tier(),
-						cost, verdict.delayNanos());
+				return this.held.hold(
+						Mono.defer(() -> forward(exchange, chain, next, tier, bucket, cost, verdict,
+								verdict.delayNanos())),
+						bucket, tier, taken(cost), verdict.delayNanos());
 			});
 		}
 		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
-			return forward(exchange, chain, next);
+			tookSlot(tier, verdict);
+			return forward(exchange, chain, next, tier, bucket, cost, verdict, 0);
 		}
 		return reject(exchange, verdict.fallback() ? Reason.STORE_FAILED : Reason.LIMIT_EXCEEDED,
 				HttpStatus.TOO_MANY_REQUESTS, tier.judged().detail(verdict), verdict.retryAfterSeconds(),
@@ -197,11 +245,40 @@ public final class RequestJudge {
 	/**
 	 * The one place an admitted request leaves the judge for the rest of the chain (shadow
 	 * rejections and a store failing open included): holding a request before it is
-	 * forwarded (shaping) and settling its decision once the response is known (costs the
-	 * upstream reports, counted failures, in-flight limits) wrap this call.
+	 * forwarded (shaping) wraps this call, and settling its decision once the exchange
+	 * shows it (costs the upstream reports, counted responses, in-flight limits) happens
+	 * here. Only a request its limits admitted is settled: a rejection a shadow policy
+	 * lets through took nothing, and a verdict of no limit (a store failing open)
+	 * consulted none. Everything else goes on as it came, with nothing allocated.
+	 * @param bucket the bucket judged, {@code null} when none was
+	 * @param heldNanos how long the request was held before going on
 	 */
-	private <C> Mono<Void> forward(ServerWebExchange exchange, C chain, Next<C> next) {
-		return next.proceed(chain, exchange);
+	private <C> Mono<Void> forward(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
+			@Nullable BucketId bucket, long cost, Verdict verdict, long heldNanos) {
+		SettlementPlan plan = tier.plan();
+		if (plan == null || bucket == null || !verdict.allowed() || verdict.limitCount() == 0) {
+			return next.proceed(chain, exchange);
+		}
+		return new ExchangeSettlement(this.settler, tier, plan, bucket, cost, verdict, heldNanos,
+				exchange.getResponse())
+			.forward(exchange, chain, next);
+	}
+
+	/**
+	 * Tell the listeners of the slot an admitted request took in its tier's in-flight
+	 * limits, which its settlement gives back.
+	 */
+	private void tookSlot(TierOnRoute tier, Verdict verdict) {
+		if (tier.inFlight() && verdict.allowed() && verdict.limitCount() > 0) {
+			tier.listeners().notifySlotTaken();
+		}
+	}
+
+	/**
+	 * The units a request's decision took: its cost, unless it was only checked.
+	 */
+	private long taken(long cost) {
+		return this.checks ? 0 : cost;
 	}
 
 	/**
@@ -236,13 +313,13 @@ public final class RequestJudge {
 			// Deferred, so that a place is taken only by an answer awaited.
 			return Mono.defer(() -> {
 				if (!this.held.tryTake()) {
-					this.held.giveBack(bucket, tier.judged().tier(), cost, 0);
+					this.held.giveBack(bucket, tier, taken(cost), 0);
 					tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
 					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(HeldRelease.retryAfterWhenFull(verdict)));
 					return Mono.just(answer.of(false, headers));
 				}
 				conclude(tier, verdict, start, headers);
-				return this.held.hold(Mono.just(answer.of(true, headers)), bucket, tier.judged().tier(), cost,
+				return this.held.hold(Mono.just(answer.of(true, headers)), bucket, tier, taken(cost),
 						verdict.delayNanos());
 			});
 		}
@@ -266,7 +343,7 @@ public final class RequestJudge {
 	 */
 	private Mono<Void> holdsFull(ServerWebExchange exchange, TierOnRoute tier, BucketId bucket, long cost,
 			Verdict verdict, long start) {
-		this.held.giveBack(bucket, tier.judged().tier(), cost, 0);
+		this.held.giveBack(bucket, tier, taken(cost), 0);
 		tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
 		long retryAfter = HeldRelease.retryAfterWhenFull(verdict);
 		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
@@ -277,11 +354,13 @@ public final class RequestJudge {
 
 	/**
 	 * The store's decision when it is known at once, in this node's memory; else
-	 * {@code null}, nothing was consumed, and {@link #decideLater} awaits it.
+	 * {@code null}, nothing was consumed, and {@link #decideLater} awaits it. A policy
+	 * that counts responses is checked: its cost is taken once the status is known.
 	 */
 	private @Nullable Verdict decideNow(BucketId bucket, TierOnRoute tier, long cost) {
 		try {
-			return this.store.acquireNow(bucket, tier.judged().tier(), cost);
+			return this.checks ? this.store.checkNow(bucket, tier.judged().tier(), cost)
+					: this.store.acquireNow(bucket, tier.judged().tier(), cost);
 		}
 		catch (RuntimeException ex) {
 			return storeFailed(ex);
@@ -289,7 +368,8 @@ public final class RequestJudge {
 	}
 
 	private Mono<Verdict> decideLater(BucketId bucket, TierOnRoute tier, long cost) {
-		return Mono.defer(() -> this.store.acquire(bucket, tier.judged().tier(), cost))
+		return Mono.defer(() -> this.checks ? this.store.check(bucket, tier.judged().tier(), cost)
+				: this.store.acquire(bucket, tier.judged().tier(), cost))
 			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
 			.onErrorResume((error) -> Mono.just(storeFailed(error)));
 	}
@@ -431,9 +511,11 @@ public final class RequestJudge {
 	 * @param missingKeyStatus the status of a request without a key, when the policy
 	 * rejects those
 	 * @param missingKeyDetail the detail of that rejection: which key the request lacks
+	 * @param afterResponse what the policy settles once the response is known
 	 */
 	record RouteSettings(String policyId, String routeId, boolean shadow, String apiKeyHeader, long cost,
-			@Nullable String costHeader, HttpStatusCode missingKeyStatus, String missingKeyDetail) {
+			@Nullable String costHeader, HttpStatusCode missingKeyStatus, String missingKeyDetail,
+			AfterResponse afterResponse) {
 	}
 
 	/**
@@ -443,13 +525,23 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * A policy's tier as this route serves it: how it is judged, and the listeners of its
-	 * decisions here.
+	 * A policy's tier as this route serves it: how it is judged, the listeners of its
+	 * decisions here, and what its admitted requests settle after the fact.
+	 *
+	 * @param plan what an admitted request's exchange settles, {@code null} when
+	 * nothing
 	 */
-	private record TierOnRoute(JudgedTier judged, DecisionListeners.Bound listeners) {
+	record TierOnRoute(JudgedTier judged, DecisionListeners.Bound listeners, @Nullable SettlementPlan plan) {
 
 		String name() {
 			return this.judged.tier().name();
+		}
+
+		/**
+		 * Whether a limit of the tier counts requests in flight.
+		 */
+		boolean inFlight() {
+			return this.plan != null && this.plan.inFlight();
 		}
 
 	}

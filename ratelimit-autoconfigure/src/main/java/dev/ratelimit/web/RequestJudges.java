@@ -48,6 +48,8 @@ public final class RequestJudges {
 
 	private final HeldRequests held;
 
+	private final @Nullable ResponseCostResolver responseCostResolver;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -63,11 +65,14 @@ public final class RequestJudges {
 	 * cost and cost header, or {@code null}
 	 * @param messages where the detail sentences of 429 bodies come from
 	 * @param held this node's places for requests held by shaping limits
+	 * @param responseCostResolver the application's resolver of the costs responses
+	 * report, for the policies whose {@code cost-from-response} is {@code resolver}, or
+	 * {@code null}
 	 */
 	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
 			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
-			HeldRequests held) {
+			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver) {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
@@ -78,6 +83,18 @@ public final class RequestJudges {
 		this.tierResolver = tierResolver;
 		this.costResolver = costResolver;
 		this.held = held;
+		this.responseCostResolver = responseCostResolver;
+	}
+
+	/**
+	 * Judges without a resolver of response costs.
+	 */
+	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held) {
+		this(policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver, costResolver,
+				messages, held, null);
 	}
 
 	/**
@@ -119,12 +136,32 @@ public final class RequestJudges {
 
 	/**
 	 * The judge of a policy's {@code RateLimiter} bean on one route, which is given keys,
-	 * not requests.
+	 * not requests, and never sees the response.
 	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
 	 * available or its headers could not describe a tier
+	 * @throws IllegalStateException when the policy settles after the response or a tier
+	 * limits requests in flight ({@link #judgesKeys})
 	 */
 	public RequestJudge forKeys(RateLimitPolicies policies, RateLimitPolicy policy, String routeId) {
 		return judge(policies, policy, routeId, null);
+	}
+
+	/**
+	 * Whether a {@code RateLimiter} bean can judge the policy: not when it settles a
+	 * request once its response is known ({@code count-responses},
+	 * {@code cost-from-response}) or a tier limits requests in flight, since the bean
+	 * never sees the response.
+	 */
+	public static boolean judgesKeys(RateLimitPolicy policy) {
+		if (policy.afterResponse().settles()) {
+			return false;
+		}
+		for (Tier tier : policy.tiers().values()) {
+			if (SettlementPlan.countsInFlight(tier)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
@@ -133,9 +170,9 @@ public final class RequestJudges {
 		Map<String, JudgedTier> tiers = tiers(policy);
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
-				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy));
+				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy), policy.afterResponse());
 		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler, this.held);
+				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver);
 	}
 
 	/**

@@ -10,12 +10,16 @@
  * {@link RateLimitRejection} answered by the {@link RateLimitRejectionHandler}.
  * <p>
  * A request a shaping limit admitted for later is held before it is forwarded
- * ({@link HeldRelease}, in one of the node's {@link HeldRequests} places); a decision
- * settled once the response is known (costs the upstream reports, counted failures,
- * in-flight limits) belongs around {@code RequestJudge.forward}, the one place an
- * admitted request leaves the judge. A {@code RateLimiter} bean's judgement ends with its response: Spring Cloud
- * Gateway's own filter forwards the request, so nothing there sees the upstream's
- * answer. Nothing here imports Spring Cloud Gateway, whose adapters live in
+ * ({@link HeldRelease}, in one of the node's {@link HeldRequests} places). What the
+ * exchange settles of a decision (a counted status, a cost the response reports in a
+ * header, through a {@link ResponseCostResolver} or in its body, read as it streams by
+ * {@link BodyNumbers}, and the slots of in-flight limits) is settled by the one
+ * {@link ExchangeSettlement} around {@code RequestJudge.forward}, the one place an
+ * admitted request leaves the judge, as a {@link SettlementPlan} resolved per route and
+ * tier says; a held request that never goes on is settled by {@link HeldRelease}; both
+ * through one {@link RouteSettler}. A {@code RateLimiter} bean's judgement ends with its
+ * response: Spring Cloud Gateway's own filter forwards the request, so nothing there
+ * sees the upstream's answer, and its judge refuses a policy settled after it. Nothing here imports Spring Cloud Gateway, whose adapters live in
  * {@code dev.ratelimit.gateway}. Everything here is non-null unless marked
  * {@code @Nullable}.
  */

@@ -1,0 +1,68 @@
+package dev.ratelimit.web;
+
+import java.nio.ByteBuffer;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+
+/**
+ * A response whose body is read for its cost as it is written: every buffer passes on
+ * unchanged, its bytes shown, read-only, to the {@link BodyNumbers} of the exchange's
+ * {@link ExchangeSettlement}, which keeps only what its pointers need. The body ends
+ * when its write has completed, every buffer read: one cut short (an upstream failing,
+ * a client going away) keeps the estimate.
+ */
+final class CostReadingResponse extends ServerHttpResponseDecorator {
+
+	private final ExchangeSettlement settlement;
+
+	CostReadingResponse(ServerHttpResponse delegate, ExchangeSettlement settlement) {
+		super(delegate);
+		this.settlement = settlement;
+	}
+
+	@Override
+	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+		BodyNumbers numbers = this.settlement.bodyReader();
+		if (numbers == null) {
+			return super.writeWith(body);
+		}
+		return super.writeWith(Flux.from(body).doOnNext((buffer) -> read(numbers, buffer)))
+			.doOnSuccess((done) -> ended(numbers));
+	}
+
+	/**
+	 * Each part of the body, an event stream's events in Spring Cloud Gateway, read as
+	 * {@link #writeWith} reads the whole.
+	 */
+	@Override
+	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		BodyNumbers numbers = this.settlement.bodyReader();
+		if (numbers == null) {
+			return super.writeAndFlushWith(body);
+		}
+		return super.writeAndFlushWith(
+				Flux.from(body).map((part) -> Flux.from(part).doOnNext((buffer) -> read(numbers, buffer))))
+			.doOnSuccess((done) -> ended(numbers));
+	}
+
+	private static void read(BodyNumbers numbers, DataBuffer buffer) {
+		try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
+			while (views.hasNext()) {
+				ByteBuffer view = views.next();
+				numbers.accept(view);
+			}
+		}
+	}
+
+	private void ended(BodyNumbers numbers) {
+		numbers.finish();
+		this.settlement.bodyRead(numbers);
+	}
+
+}
