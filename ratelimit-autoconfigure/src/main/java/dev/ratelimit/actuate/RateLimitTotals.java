@@ -9,15 +9,19 @@ import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 
 /**
- * Counts every decision per policy and outcome since start-up, for the
- * {@code ratelimits} endpoint. Once a policy has been seen, counting allocates
- * nothing and contends on nothing but striped adders.
+ * Counts every decision per policy and outcome since start-up, and what settling
+ * exchanges after their responses changed (units charged and given back, costs that
+ * could not be read, slots in flight on this node), for the {@code ratelimits}
+ * endpoint. Once a policy has been seen, counting allocates nothing and contends on
+ * nothing but striped adders.
  */
 public final class RateLimitTotals implements RateLimitListener {
 
 	private static final Outcome[] OUTCOMES = Outcome.values();
 
 	private final ConcurrentMap<String, LongAdder[]> byPolicy = new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<String, Settled> settledByPolicy = new ConcurrentHashMap<>();
 
 	@Override
 	public void onDecision(String policy, String tier, String routeId, String store, Outcome outcome,
@@ -27,8 +31,32 @@ public final class RateLimitTotals implements RateLimitListener {
 
 	@Override
 	public RouteTierListener forRouteTier(String policy, String tier, String routeId, String store) {
-		LongAdder[] adders = adders(policy);
-		return (outcome, decisionNanos) -> adders[outcome.ordinal()].increment();
+		return new RouteTierTotals(adders(policy), settled(policy));
+	}
+
+	@Override
+	public void onCharged(String policy, String tier, String routeId, String store, long units) {
+		settled(policy).charged.add(units);
+	}
+
+	@Override
+	public void onRefunded(String policy, String tier, String routeId, String store, long units) {
+		settled(policy).refunded.add(units);
+	}
+
+	@Override
+	public void onUnreadableCost(String policy, String tier, String routeId, String store, String reason) {
+		settled(policy).unreadable.increment();
+	}
+
+	@Override
+	public void onSlotTaken(String policy, String tier, String routeId, String store) {
+		settled(policy).inFlight.increment();
+	}
+
+	@Override
+	public void onSlotReleased(String policy, String tier, String routeId, String store) {
+		settled(policy).inFlight.decrement();
 	}
 
 	/**
@@ -36,12 +64,24 @@ public final class RateLimitTotals implements RateLimitListener {
 	 */
 	public Totals totals(String policy) {
 		LongAdder[] adders = this.byPolicy.get(policy);
+		Settled settled = this.settledByPolicy.get(policy);
 		if (adders == null) {
-			return new Totals(0, 0, 0, 0, 0, 0, 0, 0);
+			return new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 		}
 		return new Totals(sum(adders, Outcome.ALLOWED), sum(adders, Outcome.REJECTED),
 				sum(adders, Outcome.SHADOW_REJECTED), sum(adders, Outcome.ERROR), sum(adders, Outcome.MISSING_KEY),
-				sum(adders, Outcome.DELAYED), sum(adders, Outcome.SHADOW_DELAYED), sum(adders, Outcome.HOLDS_FULL));
+				sum(adders, Outcome.DELAYED), sum(adders, Outcome.SHADOW_DELAYED), sum(adders, Outcome.HOLDS_FULL),
+				(settled != null) ? settled.charged.sum() : 0, (settled != null) ? settled.refunded.sum() : 0,
+				(settled != null) ? settled.unreadable.sum() : 0, (settled != null) ? settled.inFlight.sum() : 0);
+	}
+
+	/**
+	 * The requests of {@code policy} in flight on this node, holding a slot of an
+	 * in-flight limit.
+	 */
+	public long inFlight(String policy) {
+		Settled settled = this.settledByPolicy.get(policy);
+		return (settled != null) ? settled.inFlight.sum() : 0;
 	}
 
 	private static long sum(LongAdder[] adders, Outcome outcome) {
@@ -51,6 +91,11 @@ public final class RateLimitTotals implements RateLimitListener {
 	private LongAdder[] adders(String policy) {
 		LongAdder[] adders = this.byPolicy.get(policy);
 		return (adders != null) ? adders : this.byPolicy.computeIfAbsent(policy, (id) -> newAdders());
+	}
+
+	private Settled settled(String policy) {
+		Settled settled = this.settledByPolicy.get(policy);
+		return (settled != null) ? settled : this.settledByPolicy.computeIfAbsent(policy, (id) -> new Settled());
 	}
 
 	private static LongAdder[] newAdders() {
@@ -75,9 +120,68 @@ public final class RateLimitTotals implements RateLimitListener {
 	 * forwarded at once
 	 * @param holdsFull requests a shaping limit would have held, answered with 503
 	 * because this node held as many as it may
+	 * @param charged units taken after responses: counted responses, reported costs above
+	 * their estimates
+	 * @param refunded units given back: reported costs below their estimates, held
+	 * requests that never went on
+	 * @param unreadableCosts responses whose cost could not be read, their estimates
+	 * standing
+	 * @param inFlight requests holding a slot of an in-flight limit on this node now
 	 */
 	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
-			long shadowDelayed, long holdsFull) {
+			long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts, long inFlight) {
+	}
+
+	/**
+	 * What settlements changed for one policy.
+	 */
+	private static final class Settled {
+
+		final LongAdder charged = new LongAdder();
+
+		final LongAdder refunded = new LongAdder();
+
+		final LongAdder unreadable = new LongAdder();
+
+		final LongAdder inFlight = new LongAdder();
+
+	}
+
+	/**
+	 * The totals one route and tier adds to, found once.
+	 */
+	private record RouteTierTotals(LongAdder[] decisions, Settled settled) implements RouteTierListener {
+
+		@Override
+		public void onDecision(Outcome outcome, long decisionNanos) {
+			this.decisions[outcome.ordinal()].increment();
+		}
+
+		@Override
+		public void onCharged(long units) {
+			this.settled.charged.add(units);
+		}
+
+		@Override
+		public void onRefunded(long units) {
+			this.settled.refunded.add(units);
+		}
+
+		@Override
+		public void onUnreadableCost(String reason) {
+			this.settled.unreadable.increment();
+		}
+
+		@Override
+		public void onSlotTaken() {
+			this.settled.inFlight.increment();
+		}
+
+		@Override
+		public void onSlotReleased() {
+			this.settled.inFlight.decrement();
+		}
+
 	}
 
 }

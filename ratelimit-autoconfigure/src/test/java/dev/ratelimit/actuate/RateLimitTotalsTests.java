@@ -23,8 +23,8 @@ class RateLimitTotalsTests {
 		this.totals.onDecision("orders", "free", "a", "redis", Outcome.ERROR, 1);
 		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.SHADOW_REJECTED, 1);
 		this.totals.onDecision("search", "free", "a", "caffeine", Outcome.MISSING_KEY, 0);
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1, 0, 0, 0, 0));
-		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0, 1, 0, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0));
 	}
 
 	@Test
@@ -34,8 +34,8 @@ class RateLimitTotalsTests {
 		this.totals.onDecision("payments", "free", "a", "caffeine", Outcome.ALLOWED, 1);
 		this.totals.onDecision("payments", "free", "a", "caffeine", Outcome.HOLDS_FULL, 1);
 		this.totals.onDelayed("audit", "free", "a", "caffeine", Outcome.SHADOW_DELAYED, 1, 250_000_000);
-		assertThat(this.totals.totals("payments")).isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1));
-		assertThat(this.totals.totals("audit")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 1, 0));
+		assertThat(this.totals.totals("payments")).isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0));
+		assertThat(this.totals.totals("audit")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0));
 	}
 
 	@Test
@@ -44,7 +44,7 @@ class RateLimitTotalsTests {
 		free.onDelayed(Outcome.DELAYED, 1, 500_000_000);
 		free.onDelayed(Outcome.SHADOW_DELAYED, 1, 500_000_000);
 		free.onDecision(Outcome.HOLDS_FULL, 1);
-		assertThat(this.totals.totals("payments")).isEqualTo(new Totals(0, 0, 0, 0, 0, 1, 1, 1));
+		assertThat(this.totals.totals("payments")).isEqualTo(new Totals(0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0));
 	}
 
 	@Test
@@ -54,8 +54,8 @@ class RateLimitTotalsTests {
 		free.onDecision(Outcome.ALLOWED, 1);
 		pro.onDecision(Outcome.REJECTED, 1);
 		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.ALLOWED, 1);
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 0, 0, 0, 0, 0));
-		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(this.totals.totals("search")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 	}
 
 	@Test
@@ -69,12 +69,12 @@ class RateLimitTotalsTests {
 			}
 		});
 		long half = (long) threads / 2 * decisionsPerThread;
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(half, half, 0, 0, 0, 0, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(half, half, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 	}
 
 	@Test
 	void policyThatDecidedNothingHasZeroTotals() {
-		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 	}
 
 }

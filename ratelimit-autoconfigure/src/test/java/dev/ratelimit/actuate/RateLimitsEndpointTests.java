@@ -77,7 +77,7 @@ class RateLimitsEndpointTests {
 		assertThat(orders.store()).isEqualTo("caffeine");
 		assertThat(orders.liveBuckets()).isEqualTo(2);
 		assertThat(orders.liveBucketsError()).isNull();
-		assertThat(orders.totals()).isEqualTo(new Totals(2, 1, 0, 0, 0, 0, 0, 0));
+		assertThat(orders.totals()).isEqualTo(new Totals(2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 		assertThat(orders.defaultTier()).isEqualTo("anonymous");
 		assertThat(orders.routes()).isEmpty();
 		assertThat(orders.tiers().get("anonymous"))
@@ -127,7 +127,7 @@ class RateLimitsEndpointTests {
 		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
 		assertThat(descriptor.heldRequests()).isEqualTo(new HeldRequestsDescriptor(2, 2));
 		assertThat(descriptor.policies().get(ShapingJudge.POLICY).totals())
-			.isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1));
+			.isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0));
 		BucketDescriptor bucket = endpoint.clientBuckets(ShapingJudge.POLICY, "203.0.113.7").block()
 			.buckets()
 			.get(0);
