@@ -123,7 +123,7 @@ public abstract class Bucket extends StateWords {
 
 	/**
 	 * Judge a request of {@code cost} units at {@code nowNanos} as {@link #tryAcquire}
-	 * does, and counts it, but when every limit admits it, take it only from the limits
+	 * does, counting it, but when every limit admits it, take it only from the limits
 	 * that {@linkplain Limit#countsInFlight() count requests in flight}: the others check
 	 * that they have room and take nothing, the cost being taken later, if at all, by
 	 * {@link #settle}. The decisions are those {@link #tryAcquire} would answer: the

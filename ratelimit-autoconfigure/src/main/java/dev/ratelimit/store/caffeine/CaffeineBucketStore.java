@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
  * Buckets in this node's memory, in one Caffeine cache bounded by a maximum number of
  * keys. A bucket expires once it has been idle for its tier's idle timeout, when it
  * would be as good as new anyway, so memory stays flat however many clients come and
- * go. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
+ * go; a bucket holding requests in flight, only once they have ended. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
  * global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
