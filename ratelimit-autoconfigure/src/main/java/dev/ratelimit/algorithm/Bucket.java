@@ -122,15 +122,61 @@ public abstract class Bucket extends StateWords {
 	}
 
 	/**
-	 * Give back {@code cost} units that every limit consumed at {@code consumedAtNanos}
-	 * for a request that was never forwarded (a held request cancelled), at
-	 * {@code nowNanos}: each limit takes them off what still counts them
-	 * ({@link Limit#refund}). The request still counts as judged.
+	 * Judge a request of {@code cost} units at {@code nowNanos} as {@link #tryAcquire}
+	 * does, counting it, but when every limit admits it, take it only from the limits
+	 * that {@linkplain Limit#countsInFlight() count requests in flight}: the others check
+	 * that they have room and take nothing, the cost being taken later, if at all, by
+	 * {@link #settle}. The decisions are those {@link #tryAcquire} would answer: the
+	 * limits as the cost would leave them.
 	 */
-	public final void refund(long nowNanos, long cost, long consumedAtNanos) {
+	public final Verdict check(long nowNanos, long cost) {
+		this.requests++;
+		List<Limit> limits = limits();
+		if (limits.size() == 1) {
+			Limit only = limits.get(0);
+			return Verdict.of(only.countsInFlight() ? only.tryAcquire(this, nowNanos, cost)
+					: only.probe(this, nowNanos, cost));
+		}
+		LimitState[] states = states();
+		Decision[] decisions = new Decision[states.length];
+		boolean allowed = true;
+		for (int i = 0; i < states.length; i++) {
+			decisions[i] = states[i].probe(nowNanos, cost);
+			allowed &= decisions[i].allowed();
+		}
+		for (int i = 0; i < states.length; i++) {
+			if (allowed && limits.get(i).countsInFlight()) {
+				states[i].commit(nowNanos, cost);
+			}
+			else if (!allowed && decisions[i].allowed()) {
+				decisions[i] = states[i].probe(nowNanos, 0);
+			}
+		}
+		return Verdict.of(decisions);
+	}
+
+	/**
+	 * Settle at {@code nowNanos} what a request's exchange changes, in every limit: a
+	 * positive {@code units} is {@linkplain Limit#charge charged} (taken without judging,
+	 * past the quota if need be), a negative one {@linkplain Limit#refund given back}
+	 * where it still counts as consumed at {@code consumedAtNanos}; when the exchange
+	 * has {@code ended}, every limit {@linkplain Limit#release releases} the request's
+	 * slot. Nothing is judged, and the request is not counted again.
+	 */
+	public final void settle(long nowNanos, long units, long consumedAtNanos, boolean ended) {
 		List<Limit> limits = limits();
 		for (int i = 0; i < limits.size(); i++) {
-			limits.get(i).refund(state(i), nowNanos, cost, consumedAtNanos);
+			Limit limit = limits.get(i);
+			StateWords state = state(i);
+			if (units > 0) {
+				limit.charge(state, nowNanos, units);
+			}
+			else if (units < 0) {
+				limit.refund(state, nowNanos, -units, consumedAtNanos);
+			}
+			if (ended) {
+				limit.release(state, nowNanos);
+			}
 		}
 	}
 
@@ -175,6 +221,44 @@ public abstract class Bucket extends StateWords {
 	 */
 	public final long requests() {
 		return this.requests;
+	}
+
+	/**
+	 * Where every limit stands at {@code nowNanos}, consuming nothing: the verdict of
+	 * their {@linkplain #peek(int, long) peeks}.
+	 */
+	public final Verdict peek(long nowNanos) {
+		Decision[] decisions = new Decision[limits().size()];
+		for (int i = 0; i < decisions.length; i++) {
+			decisions[i] = peek(i, nowNanos);
+		}
+		return Verdict.of(decisions);
+	}
+
+	/**
+	 * The requests in flight, in whichever of the limits
+	 * {@linkplain Limit#countsInFlight() counts them} holds the most; {@code 0} when none
+	 * does, and for a {@linkplain #retired() retired} bucket. Read without the store's
+	 * lock by a cache deciding how long to keep the bucket, so it copes with a bucket
+	 * another thread is retiring.
+	 */
+	public final long inFlight() {
+		List<Limit> limits = limits();
+		if (retired()) {
+			return 0;
+		}
+		if (limits.size() == 1) {
+			return (limits.get(0) instanceof Concurrency) ? Concurrency.inFlight(this) : 0;
+		}
+		// Read once: retiring a bucket drops its states.
+		LimitState[] states = (LimitState[]) extension();
+		long inFlight = 0;
+		for (int i = 0; states != null && i < states.length; i++) {
+			if (limits.get(i) instanceof Concurrency) {
+				inFlight = Math.max(inFlight, Concurrency.inFlight(states[i]));
+			}
+		}
+		return inFlight;
 	}
 
 	/**

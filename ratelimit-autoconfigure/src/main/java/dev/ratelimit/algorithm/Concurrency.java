@@ -37,6 +37,17 @@ public record Concurrency(long limit) implements Limit {
 		return RETRY_AFTER;
 	}
 
+	/**
+	 * None: with no slot taken the state is as good as new at once, and while a slot is
+	 * taken no idle time makes it so, since only its {@link #release} does. A store keeps
+	 * a bucket that holds slots whatever its idle timeout (the Caffeine store), or leases
+	 * them (the Redis store).
+	 */
+	@Override
+	public Duration idleTimeout() {
+		return Duration.ZERO;
+	}
+
 	@Override
 	public boolean countsInFlight() {
 		return true;
@@ -108,7 +119,7 @@ public record Concurrency(long limit) implements Limit {
 
 	// The state's layout: the requests in flight.
 
-	private static long inFlight(StateWords state) {
+	static long inFlight(StateWords state) {
 		return state.word0;
 	}
 

@@ -10,6 +10,10 @@ import java.util.Map;
  * Unix epoch (see {@link dev.ratelimit.support.MonotonicClock}), so a {@code 1d} window starts at 00:00 UTC.
  * A client may spend its limit at the end of one window and again at the start of the
  * next (the boundary burst).
+ * <p>
+ * A {@linkplain #charge charge}, a cost known only after the response, is counted
+ * whether the window has room or not: a count above the limit refuses every request
+ * until the window ends.
  */
 public record FixedWindow(long limit, Duration window) implements Limit {
 
@@ -60,7 +64,9 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		long windowNanos = Nanos.ofValidated(this.window);
 		long count = roll(state, nowNanos, windowNanos);
 		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(windowIndex(state), nowNanos, windowNanos);
-		boolean allowed = cost <= this.limit - count;
+		// A probe of nothing takes nothing: it is admitted even past the limit, and
+		// describes it.
+		boolean allowed = cost <= this.limit - count || cost == 0;
 		long after = allowed ? count + cost : count;
 		if (consume) {
 			setCount(state, after);
@@ -69,7 +75,8 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		// never fits; the end of the window is still the earliest instant anything
 		// changes.
 		long reset = (after > 0 || !allowed) ? untilWindowEnd : 0;
-		return new Decision(allowed, this.limit - after, this.limit, reset, allowed ? 0 : untilWindowEnd);
+		return new Decision(allowed, Math.max(0, this.limit - after), this.limit, reset,
+				allowed ? 0 : untilWindowEnd);
 	}
 
 	@Override
@@ -90,9 +97,12 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		}
 	}
 
+	/**
+	 * Counted in the current window, past the limit if need be.
+	 */
 	@Override
 	public void charge(StateWords state, long nowNanos, long units) {
-		throw new UnsupportedOperationException("SKELETON: charge");
+		commit(state, nowNanos, units);
 	}
 
 	@Override

@@ -18,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  * {@link Shaping#delayAfter()} units that pass at once), so requests leave at the drain
  * rate however they arrive; one whose wait would exceed {@link Shaping#maxDelay()} is
  * rejected at once.
+ * <p>
+ * A {@linkplain #charge charge}, a cost known only after the response, enters the queue
+ * whether it has room or not: above the capacity, the level is a debt, and every request
+ * is refused until it has drained.
  */
 public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 		@Nullable Shaping shaping) implements Limit {
@@ -96,12 +100,13 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 		if (this.shaping != null) {
 			return queue(state, level, cost, consume, periodNanos);
 		}
-		boolean allowed = level + cost <= this.capacity + Nanos.UNIT_EPSILON;
+		// A probe of nothing takes nothing: it is admitted even from a debt, and describes it.
+		boolean allowed = level + cost <= this.capacity + Nanos.UNIT_EPSILON || cost == 0;
 		if (!allowed) {
 			return Decision.rejected(Nanos.wholeUnits(this.capacity - level), this.capacity,
 					untilFits(level, cost, periodNanos));
 		}
-		double after = Math.min(this.capacity, level + cost);
+		double after = afterEntering(level, cost);
 		if (consume) {
 			setLevel(state, after);
 		}
@@ -150,7 +155,16 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
 		double level = drain(state, nowNanos, Nanos.of(this.drainPeriod));
-		setLevel(state, Math.min(this.capacity, level + cost));
+		setLevel(state, afterEntering(level, cost));
+	}
+
+	/**
+	 * The level after admitting {@code cost} at {@code level}: never above the capacity by
+	 * an admission (a cost admitted within the tolerance fills it, not a fraction beyond),
+	 * but a debt a charge left is kept, for a probe of nothing to take nothing.
+	 */
+	private double afterEntering(double level, long cost) {
+		return Math.max(level, Math.min(this.capacity, level + cost));
 	}
 
 	/**
@@ -164,14 +178,19 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 	}
 
 	/**
-	 * The queue's level; a shaping bucket's also the seconds a request judged now would
-	 * be held ({@code hold}).
+	 * The units enter the queue, drained first to now, whether it has room or not: above
+	 * the capacity they are a debt that later requests wait for, counted in their
+	 * retry-after.
 	 */
 	@Override
 	public void charge(StateWords state, long nowNanos, long units) {
-		throw new UnsupportedOperationException("SKELETON: charge");
+		setLevel(state, drain(state, nowNanos, Nanos.of(this.drainPeriod)) + units);
 	}
 
+	/**
+	 * The queue's level, above the capacity while charges past it are owed; a shaping
+	 * bucket's also the seconds a request judged now would be held ({@code hold}).
+	 */
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		double periodNanos = Nanos.of(this.drainPeriod);

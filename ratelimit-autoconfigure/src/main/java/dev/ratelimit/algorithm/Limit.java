@@ -74,7 +74,10 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	/**
 	 * Judge a request of {@code cost} units at {@code nowNanos} without consuming
 	 * anything. When allowed, the decision's remaining and reset describe the state
-	 * after {@link #commit}.
+	 * after {@link #commit}. A limit past its quota ({@link #charge}) rejects every cost
+	 * of one or more until it has room again, saying when the request would fit; a
+	 * metering limit admits a probe of nothing (a peek) even then, with remaining
+	 * {@code 0} and a reset when a unit fits again.
 	 */
 	Decision probe(StateWords state, long nowNanos, long cost);
 

@@ -16,6 +16,10 @@ import java.util.Map;
  * reported to the client ({@code floor(limit - estimate)}) already said 0. With this
  * rule the remaining and the next decision always agree: a unit request is admitted
  * exactly when remaining is at least 1.
+ * <p>
+ * A {@linkplain #charge charge}, a cost known only after the response, is counted in
+ * the current window whether the estimate has room or not: an estimate above the limit
+ * refuses every request until it has fallen back.
  */
 public record SlidingWindowCounter(long limit, Duration window) implements Limit {
 
@@ -83,7 +87,9 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		long current = currentCount(state);
 		long previous = previousCount(state);
 		double estimate = current + previous * ((double) (windowNanos - elapsed) / windowNanos);
-		if (estimate + cost > this.limit + Nanos.UNIT_EPSILON) {
+		// A probe of nothing takes nothing: it is admitted even past the limit, and
+		// describes it.
+		if (estimate + cost > this.limit + Nanos.UNIT_EPSILON && cost > 0) {
 			return rejected(current, previous, estimate, elapsed, windowNanos, cost);
 		}
 		long after = current + cost;
@@ -131,9 +137,12 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		}
 	}
 
+	/**
+	 * Counted in the current window, as an admission is, past the limit if need be.
+	 */
 	@Override
 	public void charge(StateWords state, long nowNanos, long units) {
-		throw new UnsupportedOperationException("SKELETON: charge");
+		commit(state, nowNanos, units);
 	}
 
 	@Override

@@ -8,6 +8,14 @@ import java.util.Map;
  * Sliding window log: at most {@code limit} units in any window ending now, exact. A
  * unit admitted at {@code t} counts while {@code now < t + window}. Memory is
  * proportional to the units in the window: one primitive {@code long} per unit.
+ * <p>
+ * A {@linkplain #charge charge}, a cost known only after the response, is logged at
+ * once whether the window has room or not: a window holding the limit or more refuses
+ * every request until enough entries have expired. The log keeps the newest
+ * {@code limit} entries only, however much is charged: the entries charged are the
+ * newest, so the older ones beyond the limit expire first and, while any of them is in
+ * the window, the newest {@code limit} are too. Every decision, its remaining and its
+ * retry-after are the same as with all of them, at a memory bounded by the limit.
  */
 public record SlidingWindowLog(long limit, Duration window) implements Limit {
 
@@ -130,9 +138,23 @@ public record SlidingWindowLog(long limit, Duration window) implements Limit {
 		setSize(state, size - removed);
 	}
 
+	/**
+	 * The units are logged as an admission logs them, after the newest entry: the oldest
+	 * entries beyond the limit are dropped first (see the class's description).
+	 */
 	@Override
 	public void charge(StateWords state, long nowNanos, long units) {
-		throw new UnsupportedOperationException("SKELETON: charge");
+		long[] log = log(state);
+		expire(state, log, nowNanos, Nanos.ofValidated(this.window));
+		int head = head(state);
+		int size = size(state);
+		// Taken before dropping, so that the log stays in order for a late reading.
+		long at = (size > 0) ? Math.max(nowNanos, entry(log, head, size - 1)) : nowNanos;
+		long logged = Math.min(units, this.limit);
+		int dropped = (int) Math.min(size, Math.max(0, size + logged - this.limit));
+		setHead(state, index(log, head, dropped));
+		setSize(state, size - dropped);
+		appendAny(state, log, at, logged);
 	}
 
 	@Override

@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * the request is released when they are refilled, so each later request waits behind
  * it (a reservation, as Guava's {@code tryAcquire(timeout)}). Otherwise it is rejected
  * at once.
+ * <p>
+ * A {@linkplain #charge charge}, a cost known only after the response, takes its tokens
+ * whether they are there or not: below zero, a meter's too, they are a debt, and every
+ * request is refused (or, shaping, held) until it has been refilled.
  */
 public record TokenBucket(long capacity, double refillRate, Duration refillPeriod,
 		@Nullable Shaping shaping) implements Limit {
@@ -103,11 +107,12 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		if (this.shaping != null) {
 			return reserve(state, tokens, cost, consume, periodNanos);
 		}
-		boolean allowed = tokens + Nanos.UNIT_EPSILON >= cost;
+		// A probe of nothing takes nothing: it is admitted even from a debt, and describes it.
+		boolean allowed = tokens + Nanos.UNIT_EPSILON >= cost || cost == 0;
 		long remaining;
 		long reset;
 		if (allowed) {
-			double after = Math.max(0, tokens - cost);
+			double after = afterTaking(tokens, cost);
 			if (consume) {
 				setTokens(state, after);
 			}
@@ -118,7 +123,8 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		}
 		else {
 			remaining = Nanos.wholeUnits(tokens);
-			// A cost above the capacity never fits; report when the bucket is full.
+			// Counting any debt below zero. A cost above the capacity never fits; report when
+			// the bucket is full.
 			reset = Math.max(1, untilHolding(Math.min(cost, this.capacity), tokens, periodNanos));
 		}
 		return new Decision(allowed, remaining, this.capacity, reset, allowed ? 0 : reset);
@@ -147,7 +153,16 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	public void commit(StateWords state, long nowNanos, long cost) {
 		double tokens = refill(state, nowNanos, Nanos.of(this.refillPeriod));
 		// A shaping bucket's tokens go below zero: the reservations of held requests.
-		setTokens(state, (this.shaping != null) ? tokens - cost : Math.max(0, tokens - cost));
+		setTokens(state, (this.shaping != null) ? tokens - cost : afterTaking(tokens, cost));
+	}
+
+	/**
+	 * A meter's tokens after admitting {@code cost} from {@code tokens}: never below zero
+	 * by an admission (a cost admitted within the tolerance leaves none, not a fraction
+	 * below), but a debt a charge left is kept, for a probe of nothing to take nothing.
+	 */
+	private static double afterTaking(double tokens, long cost) {
+		return Math.max(Math.min(0, tokens), tokens - cost);
 	}
 
 	/**
@@ -161,13 +176,19 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	}
 
 	/**
-	 * The tokens held, below zero while held requests have reserved tokens still to come.
+	 * The tokens are taken, refilled first to now, whether they are there or not: below
+	 * zero, a meter's too, they are a debt that later requests wait for, counted in their
+	 * retry-after.
 	 */
 	@Override
 	public void charge(StateWords state, long nowNanos, long units) {
-		throw new UnsupportedOperationException("SKELETON: charge");
+		setTokens(state, refill(state, nowNanos, Nanos.of(this.refillPeriod)) - units);
 	}
 
+	/**
+	 * The tokens held, below zero while held requests have reserved tokens still to come
+	 * or while charges past the capacity are owed.
+	 */
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
 		return Map.of("tokens", Nanos.display(refill(state, nowNanos, Nanos.of(this.refillPeriod))));
@@ -177,16 +198,16 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 	 * Refilled at the old rate up to now, then the client keeps what it had consumed
 	 * ({@code capacity - tokens}) against the new capacity; from now on it refills at the
 	 * new rate. An idle client is full under the new capacity, as a new client is.
-	 * Another algorithm's state: fresh.
+	 * Tokens below zero, reservations and charges alike, are units already let through:
+	 * at least that debt carries over, shaping or not, but a lowered capacity alone leaves
+	 * the client nothing, not a debt. Another algorithm's state: fresh.
 	 */
 	@Override
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
 		if (previous instanceof TokenBucket old) {
-			double consumed = old.capacity - old.refill(from, nowNanos, Nanos.of(old.refillPeriod));
-			// Reservations below zero are kept while this bucket shapes too: their requests
-			// are still held, and later ones wait behind them.
-			double floor = (this.shaping != null) ? Double.NEGATIVE_INFINITY : 0;
-			setTokens(to, Math.max(floor, Math.min(this.capacity, this.capacity - consumed)));
+			double tokens = old.refill(from, nowNanos, Nanos.of(old.refillPeriod));
+			double consumed = old.capacity - tokens;
+			setTokens(to, Math.max(Math.min(0, tokens), Math.min(this.capacity, this.capacity - consumed)));
 			setRefilledAt(to, refilledAt(from));
 		}
 	}

@@ -98,6 +98,21 @@ class BucketTakeOverTests {
 	}
 
 	@Test
+	void aTokenBucketsDebtCarriesOverButALoweredCapacityCreatesNone() {
+		TokenBucket before = new TokenBucket(10, 1, Duration.ofSeconds(1));
+		Bucket bucket = Bucket.of(List.of(before), NOW);
+		bucket.settle(NOW, 14, NOW, false);
+		Bucket lowered = takenOver(bucket, new TokenBucket(5, 1, Duration.ofSeconds(1)));
+		assertThat(lowered.describe(0, NOW)).containsEntry("tokens", -4.0);
+		assertThat(lowered.peek(0, NOW).remaining()).isZero();
+		// 14 consumed against a capacity of 20: 6 left, as any consumption carries over.
+		Bucket charged = Bucket.of(List.of(before), NOW);
+		charged.settle(NOW, 14, NOW, false);
+		Bucket raised = takenOver(charged, new TokenBucket(20, 1, Duration.ofSeconds(1)));
+		assertThat(raised.describe(0, NOW)).containsEntry("tokens", 6.0);
+	}
+
+	@Test
 	void leakyBucketKeepsItsLevelUpToTheNewCapacity() {
 		LeakyBucket before = new LeakyBucket(10, 1, Duration.ofSeconds(1));
 		Bucket bucket = Bucket.of(List.of(before), NOW - 2 * SECOND);

@@ -159,7 +159,7 @@ class ShapingTests {
 		bucket.tryAcquire(SECOND, 1);
 		// Given back as taken a little after it was admitted: the hold is timed from when
 		// the verdict came back.
-		bucket.refund(SECOND + 10, 1, SECOND + 5);
+		bucket.settle(SECOND + 10, -1, SECOND + 5, false);
 		assertThat(bucket.describe(1, SECOND + 10)).containsEntry("count", 2L);
 		assertThat(bucket.describe(2, SECOND + 10)).containsEntry("logSize", 2);
 		assertThat(bucket.tryAcquire(SECOND + 10, 1).allowed()).isTrue();
@@ -167,7 +167,7 @@ class ShapingTests {
 	}
 
 	@Test
-	void reservationsCarryOverWhileTheBucketStillShapes() {
+	void reservationsCarryOverWhetherTheBucketStillShapesOrMeters() {
 		TokenBucket shaping = new TokenBucket(1, 1, Duration.ofSeconds(1), new Shaping(Duration.ofSeconds(5)));
 		LimitState before = shaping.newState(0);
 		acquire(before, 0, 1);
@@ -179,10 +179,13 @@ class ShapingTests {
 		// Two reservations outstanding: the next request waits behind them.
 		assertThat(kept.describe(0)).containsEntry("tokens", -2.0);
 		assertThat(acquire(kept, 0, 1).delayNanos()).isEqualTo(3 * SECOND);
+		// A meter keeps them too: their units were let through, and it refuses until they
+		// are paid back.
 		TokenBucket meter = new TokenBucket(1, 1, Duration.ofSeconds(1));
 		LimitState metered = meter.newState(0);
 		meter.carryOver(shaping, before, metered, 0);
-		assertThat(metered.describe(0)).containsEntry("tokens", 0.0);
+		assertThat(metered.describe(0)).containsEntry("tokens", -2.0);
+		assertThat(metered.probe(0, 1).retryAfterNanos()).isEqualTo(3 * SECOND);
 	}
 
 	@Test

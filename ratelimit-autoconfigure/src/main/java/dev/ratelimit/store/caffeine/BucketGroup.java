@@ -53,6 +53,12 @@ final class BucketGroup {
 	final boolean keepsOnlyWords;
 
 	/**
+	 * Whether a limit of the tier counts requests in flight: a bucket holding slots is
+	 * then kept until they are released, whatever its idle timeout.
+	 */
+	final boolean countsInFlight;
+
+	/**
 	 * The live buckets of the policy, which every group of the policy counts in.
 	 */
 	final LongAdder policyBuckets;
@@ -65,6 +71,7 @@ final class BucketGroup {
 		this.onlyLimit = (this.limits.size() == 1) ? this.limits.get(0) : null;
 		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout().plus(EXPIRY_TOLERANCE));
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
+		this.countsInFlight = this.limits.stream().anyMatch(Limit::countsInFlight);
 		this.policyBuckets = policyBuckets;
 	}
 

@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
  * Buckets in this node's memory, in one Caffeine cache bounded by a maximum number of
  * keys. A bucket expires once it has been idle for its tier's idle timeout, when it
  * would be as good as new anyway, so memory stays flat however many clients come and
- * go. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
+ * go; a bucket holding requests in flight, only once they have ended. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
  * global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
@@ -146,7 +146,48 @@ public final class CaffeineBucketStore implements BucketStore {
 			int lock = BucketLocks.lock(bucket);
 			try {
 				if (!bucket.retired()) {
-					return bucket.tryAcquire(now, cost);
+					Verdict verdict = bucket.tryAcquire(now, cost);
+					if (bucket.group.countsInFlight) {
+						keepWhileInFlight(bucket);
+					}
+					return verdict;
+				}
+			}
+			finally {
+				BucketLocks.unlock(lock);
+			}
+			bucket = this.cache.getIfPresent(id);
+		}
+	}
+
+	@Override
+	public Mono<Verdict> check(BucketId id, Tier tier, long cost) {
+		return Mono.just(checkNow(id, tier, cost));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Never {@code null}: this store always decides at once. The same loop as
+	 * {@link #acquireNow}'s, which is not shared so that that one stays as small as it is
+	 * compiled.
+	 */
+	@Override
+	public Verdict checkNow(BucketId id, Tier tier, long cost) {
+		long now = this.clock.nanoTime();
+		CaffeineBucket bucket = this.cache.getIfPresent(id);
+		while (true) {
+			if (bucket == null || bucket.group.tier != tier) {
+				bucket = bucketOf(id, tier, bucket, now);
+			}
+			int lock = BucketLocks.lock(bucket);
+			try {
+				if (!bucket.retired()) {
+					Verdict verdict = bucket.check(now, cost);
+					if (bucket.group.countsInFlight) {
+						keepWhileInFlight(bucket);
+					}
+					return verdict;
 				}
 			}
 			finally {
@@ -159,31 +200,50 @@ public final class CaffeineBucketStore implements BucketStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Given back to the bucket now serving {@code id}: one that took over the bucket
-	 * after a reload carries its state, and a bucket gone (expired, evicted, reset) holds
-	 * nothing to give back.
+	 * Settled in the bucket now serving {@code id}: one that took over the bucket after a
+	 * reload carries its state. A bucket gone (expired, reset, or evicted for
+	 * maximum-keys) holds nothing to settle, and is not created again: the {@code Mono}
+	 * completes empty, its limits being as good as new. {@link Settlement#fallback()}
+	 * makes no difference: this store has no failure mode.
 	 */
 	@Override
 	public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
-		long cost = -settlement.units();
-		long heldNanos = settlement.admittedNanosAgo();
-		return Mono.<Verdict>fromRunnable(() -> {
-			long now = this.clock.nanoTime();
-			CaffeineBucket bucket = this.cache.getIfPresent(id);
-			while (bucket != null) {
-				int lock = BucketLocks.lock(bucket);
-				try {
-					if (!bucket.retired()) {
-						bucket.refund(now, cost, now - heldNanos);
-						return;
+		return Mono.fromSupplier(() -> settleNow(id, settlement));
+	}
+
+	private @Nullable Verdict settleNow(BucketId id, Settlement settlement) {
+		long now = this.clock.nanoTime();
+		CaffeineBucket bucket = this.cache.getIfPresent(id);
+		while (bucket != null) {
+			int lock = BucketLocks.lock(bucket);
+			try {
+				if (!bucket.retired()) {
+					bucket.settle(now, settlement.units(), now - settlement.admittedNanosAgo(), settlement.ended());
+					if (bucket.group.countsInFlight) {
+						keepWhileInFlight(bucket);
 					}
+					return bucket.peek(now);
 				}
-				finally {
-					BucketLocks.unlock(lock);
-				}
-				bucket = this.cache.getIfPresent(id);
 			}
-		});
+			finally {
+				BucketLocks.unlock(lock);
+			}
+			bucket = this.cache.getIfPresent(id);
+		}
+		return null;
+	}
+
+	/**
+	 * Have the cache work out again, under the lock of {@code bucket}, a bucket of a tier
+	 * that counts requests in flight, how long to keep it ({@link IdleTimeout}): for as
+	 * long as it holds slots, since each will come back to it to release its slot, then
+	 * its idle timeout. Under the lock, so that the last word is that of the state as it
+	 * is now: a lookup on another thread, without it, may have worked it out from the
+	 * state before, and every lookup of this bucket is followed by this under its lock.
+	 * Off the decision's hot path, which only tests the group's flag.
+	 */
+	private void keepWhileInFlight(CaffeineBucket bucket) {
+		this.cache.getIfPresent(bucket);
 	}
 
 	/**
@@ -372,23 +432,33 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * A bucket expires once idle for its tier's idle timeout.
+	 * A bucket expires once idle for its tier's idle timeout, but not while it holds
+	 * requests in flight: each comes back to release its slot, and a bucket forgotten
+	 * meanwhile would lose their count (admitting as many more) and then take the slots
+	 * of later requests. Only eviction for maximum-keys still removes such a bucket, which
+	 * no limit on memory can avoid: under that pressure its client may have more in flight
+	 * than its limit.
 	 */
 	private static final class IdleTimeout implements Expiry<Object, CaffeineBucket> {
 
 		@Override
 		public long expireAfterCreate(Object key, CaffeineBucket bucket, long currentTime) {
-			return bucket.group.idleTimeoutNanos;
+			return keptFor(bucket);
 		}
 
 		@Override
 		public long expireAfterUpdate(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
-			return bucket.group.idleTimeoutNanos;
+			return keptFor(bucket);
 		}
 
 		@Override
 		public long expireAfterRead(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
-			return bucket.group.idleTimeoutNanos;
+			return keptFor(bucket);
+		}
+
+		private static long keptFor(CaffeineBucket bucket) {
+			BucketGroup group = bucket.group;
+			return (group.countsInFlight && bucket.inFlight() > 0) ? Long.MAX_VALUE : group.idleTimeoutNanos;
 		}
 
 	}
