@@ -4,6 +4,7 @@ import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
+import dev.ratelimit.metrics.RateLimitSettlementMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
@@ -24,7 +25,9 @@ import org.springframework.context.annotation.Import;
  * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
  * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.shaping.delay},
  * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
- * {@code ratelimit.buckets} and {@code ratelimit.reloads}, in whatever registry
+ * {@code ratelimit.settled.units}, {@code ratelimit.response.cost.unreadable},
+ * {@code ratelimit.in-flight}, {@code ratelimit.buckets} and {@code ratelimit.reloads},
+ * in whatever registry
  * Micrometer is set up with.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
@@ -41,6 +44,12 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitRequestMetrics rateLimitRequestMetrics(MeterRegistry registry) {
 		return new RateLimitRequestMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitSettlementMetrics rateLimitSettlementMetrics(MeterRegistry registry) {
+		return new RateLimitSettlementMetrics(registry);
 	}
 
 	@Bean

@@ -126,8 +126,9 @@ class RateLimitsEndpointTests {
 				new KeyMasker(ShowKeys.ALWAYS, 4), null, List.of(), null, held);
 		RateLimitsDescriptor descriptor = endpoint.rateLimits().block();
 		assertThat(descriptor.heldRequests()).isEqualTo(new HeldRequestsDescriptor(2, 2));
+		// The refused one's place was given back: one unit refunded.
 		assertThat(descriptor.policies().get(ShapingJudge.POLICY).totals())
-			.isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0));
+			.isEqualTo(new Totals(1, 0, 0, 0, 0, 2, 0, 1, 0, 1, 0, 0));
 		BucketDescriptor bucket = endpoint.clientBuckets(ShapingJudge.POLICY, "203.0.113.7").block()
 			.buckets()
 			.get(0);
