@@ -94,10 +94,6 @@ final class JsonPaths {
 		return Long.parseLong(token);
 	}
 
-	int count() {
-		return this.matched.length;
-	}
-
 	void reset() {
 		Arrays.fill(this.matched, 0);
 	}

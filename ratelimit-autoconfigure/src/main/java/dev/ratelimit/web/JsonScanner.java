@@ -133,7 +133,7 @@ final class JsonScanner implements BodyScanner {
 		Arrays.fill(this.misses, Unreadable.NOT_FOUND);
 	}
 
-	boolean failed() {
+	private boolean failed() {
 		return this.state == State.FAILED;
 	}
 
