@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -33,7 +34,7 @@ final class CostReadingResponse extends ServerHttpResponseDecorator {
 			return super.writeWith(body);
 		}
 		return super.writeWith(Flux.from(body).doOnNext((buffer) -> read(numbers, buffer)))
-			.doOnSuccess((done) -> ended(numbers));
+			.doFinally((signal) -> ended(numbers, signal));
 	}
 
 	/**
@@ -48,21 +49,34 @@ final class CostReadingResponse extends ServerHttpResponseDecorator {
 		}
 		return super.writeAndFlushWith(
 				Flux.from(body).map((part) -> Flux.from(part).doOnNext((buffer) -> read(numbers, buffer))))
-			.doOnSuccess((done) -> ended(numbers));
+			.doFinally((signal) -> ended(numbers, signal));
 	}
 
+	/**
+	 * Under the reader's lock, as a cancel may come on another thread while a buffer is
+	 * read, and the reader is not thread-safe.
+	 */
 	private static void read(BodyNumbers numbers, DataBuffer buffer) {
-		try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
-			while (views.hasNext()) {
-				ByteBuffer view = views.next();
-				numbers.accept(view);
+		synchronized (numbers) {
+			try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
+				while (views.hasNext()) {
+					numbers.accept(views.next());
+				}
 			}
 		}
 	}
 
-	private void ended(BodyNumbers numbers) {
-		numbers.finish();
-		this.settlement.bodyRead(numbers);
+	/**
+	 * A body written to its end tells its cost; one cut short only frees its reader (a
+	 * decoder's native memory).
+	 */
+	private void ended(BodyNumbers numbers, SignalType signal) {
+		synchronized (numbers) {
+			numbers.finish();
+		}
+		if (signal == SignalType.ON_COMPLETE) {
+			this.settlement.bodyRead(numbers);
+		}
 	}
 
 }
