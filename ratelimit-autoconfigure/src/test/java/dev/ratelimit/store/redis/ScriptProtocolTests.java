@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -28,8 +30,8 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * The Java side and the Lua script agree on {@link ScriptProtocol}: the Lua files use
  * its names rather than numbers of their own, and every algorithm, in one tier, is
- * judged, leased, given back and described through every mode on a real Redis, so that
- * an argument or reply laid out differently on one side fails here.
+ * judged, checked, leased, settled and described through every mode on a real Redis, so
+ * that an argument or reply laid out differently on one side fails here.
  */
 class ScriptProtocolTests {
 
@@ -37,13 +39,24 @@ class ScriptProtocolTests {
 	static final SharedRedis redis = new SharedRedis();
 
 	/**
-	 * One limit of each algorithm, each of ten units, none refilling or ending within a
-	 * test.
+	 * One limit of each algorithm that counts units, each of ten, none refilling or
+	 * ending within a test.
 	 */
-	private static final Tier EVERY_ALGORITHM = new Tier("free",
-			List.of(new FixedWindow(10, Duration.ofDays(1)), new SlidingWindowLog(10, Duration.ofHours(1)),
-					new SlidingWindowCounter(10, Duration.ofDays(1)), new TokenBucket(10, 1, Duration.ofHours(1)),
-					new LeakyBucket(10, 1, Duration.ofHours(1))));
+	private static final List<Limit> RATE_LIMITS = List.of(new FixedWindow(10, Duration.ofDays(1)),
+			new SlidingWindowLog(10, Duration.ofHours(1)), new SlidingWindowCounter(10, Duration.ofDays(1)),
+			new TokenBucket(10, 1, Duration.ofHours(1)), new LeakyBucket(10, 1, Duration.ofHours(1)));
+
+	/**
+	 * The rate limits in one tier, as a lease takes them (the hybrid store refuses
+	 * limits that count requests in flight).
+	 */
+	private static final Tier RATE_ALGORITHMS = new Tier("free", RATE_LIMITS);
+
+	/**
+	 * The rate limits and ten requests in flight.
+	 */
+	private static final Tier EVERY_ALGORITHM = new Tier("free", Stream
+		.concat(RATE_LIMITS.stream(), Stream.of(new Concurrency(10))).toList());
 
 	@Test
 	void theTierCoversEveryAlgorithm() {
@@ -66,14 +79,14 @@ class ScriptProtocolTests {
 		assertThat(driver).contains("FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT", "REFUND_LOTS - 1",
 				"for j = 1, DECISION_VALUES do", "for j = 1, STATE_VALUES do");
 		assertThat(new RedisLayout("rl", "orders", EVERY_ALGORITHM).arguments("acquire", 1, 0, 1, Refund.NONE,
-				Refund.NONE)).hasSize(ScriptProtocol.FIXED_ARGUMENTS
+				Refund.NONE, SlotLease.of(Duration.ofSeconds(1)))).hasSize(ScriptProtocol.FIXED_ARGUMENTS
 						+ ScriptProtocol.ARGUMENTS_PER_LIMIT * EVERY_ALGORITHM.limits().size());
 	}
 
 	@Test
-	void everyAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
+	void everyRateAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
 		BucketScript script = new BucketScript(redis.template(), "rl");
-		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
+		RedisLayout layout = script.layouts().layout("orders", RATE_ALGORITHMS);
 		Decision[] acquired = script.acquire(layout, "client", 1).block();
 		assertThat(acquired).hasSize(5).allSatisfy((decision) -> {
 			assertThat(decision.allowed()).isTrue();
@@ -99,7 +112,7 @@ class ScriptProtocolTests {
 		assertThat(snapshot.requests()).isEqualTo(3);
 		assertThat(snapshot.limits()).hasSize(5).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(9));
 		assertThat(snapshot.limits().stream().map(LimitSnapshot::algorithm))
-			.containsExactly(EVERY_ALGORITHM.limits().stream().map((limit) -> limit.algorithm().configName())
+			.containsExactly(RATE_ALGORITHMS.limits().stream().map((limit) -> limit.algorithm().configName())
 				.toArray(String[]::new));
 		assertThat(snapshot.limits().get(0).state()).containsEntry("count", 1L);
 		assertThat(snapshot.limits().get(2).state()).containsEntry("current", 1L).containsEntry("previous", 0L);
@@ -139,7 +152,7 @@ class ScriptProtocolTests {
 		assertThat(lease.granted()).isZero();
 		assertThat(lease.decisions()[0].allowed()).isFalse();
 		assertThat(lease.decisions()).allSatisfy((decision) -> assertThat(decision.delayNanos()).isZero());
-		script.refund(layout, "client", 1, 0).block();
+		script.settle(layout, "client", -1, 0, false).block();
 		List<LimitSnapshot> givenBack = describe(script, layout);
 		assertThat(givenBack.get(0).state().get("tokens").doubleValue()).isCloseTo(0.0, within(0.01));
 		assertThat(givenBack.get(1).state().get("level").doubleValue()).isCloseTo(2.0, within(0.01));
