@@ -158,7 +158,21 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 			.doOnSuccess((done) -> this.guard.onSuccess())
 			.doOnError(this.guard::recordFailure)
 			.map(Verdict::of);
-		return releases ? settled.doFinally((signal) -> this.heldSlots.released(id, tier)) : settled;
+		if (!releases) {
+			return settled;
+		}
+		// Counted off before the verdict goes on, so that the caller sees the count it left.
+		return Mono.defer(() -> {
+			AtomicBoolean released = new AtomicBoolean();
+			Runnable release = () -> {
+				if (released.compareAndSet(false, true)) {
+					this.heldSlots.released(id, tier);
+				}
+			};
+			return settled.doOnSuccess((verdict) -> release.run())
+				.doOnError((failure) -> release.run())
+				.doOnCancel(release);
+		});
 	}
 
 	/**

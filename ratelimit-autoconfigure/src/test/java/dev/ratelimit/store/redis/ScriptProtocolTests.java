@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 /**
@@ -119,6 +120,78 @@ class ScriptProtocolTests {
 	}
 
 	/**
+	 * A check takes only the slot; a settlement charges and gives back units on every
+	 * limit and, the exchange ended, gives the slot back, replying as a peek; it creates
+	 * no bucket.
+	 */
+	@Test
+	void everyAlgorithmIsCheckedSettledAndDescribedOnRedis() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
+		Decision[] checked = script.check(layout, "client", 1).block();
+		assertThat(checked).hasSize(6).allSatisfy((decision) -> {
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.remaining()).isEqualTo(9);
+		});
+		List<LimitSnapshot> afterCheck = describe(script, layout);
+		assertThat(afterCheck.subList(0, 5)).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(10));
+		assertThat(afterCheck.get(5).state()).containsOnly(entry("inFlight", 1L));
+		assertThat(afterCheck.get(5).remaining()).isEqualTo(9);
+		Decision[] charged = script.settle(layout, "client", 3, 0, false).block();
+		assertThat(charged).extracting(Decision::remaining).containsExactly(7L, 7L, 7L, 7L, 7L, 9L);
+		assertThat(describe(script, layout)).extracting(LimitSnapshot::remaining)
+			.containsExactly(7L, 7L, 7L, 7L, 7L, 9L);
+		Decision[] ended = script.settle(layout, "client", -2, 0, true).block();
+		assertThat(ended).extracting(Decision::remaining).containsExactly(9L, 9L, 9L, 9L, 9L, 10L);
+		assertThat(describe(script, layout).get(5).state()).containsOnly(entry("inFlight", 0L));
+		// Settling a bucket there is not creates none.
+		assertThat(script.settle(layout, "nobody", 1, 0, true).blockOptional()).isEmpty();
+		assertThat(redis.template().countExistingKeys(layout.keys("nobody")).block()).isZero();
+	}
+
+	/**
+	 * Each algorithm charged five units past its quota of ten refuses every request, its
+	 * checks too, until the request fits again; its headers say 0 remaining. None refills
+	 * or drains more than a unit an hour, so each wait is known to within the test's run.
+	 */
+	@Test
+	void everyAlgorithmChargedPastItsQuotaRefusesUntilTheRequestFits() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		Duration minute = Duration.ofMinutes(1);
+		for (Limit limit : RATE_LIMITS) {
+			RedisLayout layout = script.layouts().layout("orders", new Tier("free", List.of(limit)));
+			assertThat(script.acquire(layout, "debtor", 1).block()[0].allowed()).isTrue();
+			Decision described = script.settle(layout, "debtor", 14, 0, false).block()[0];
+			assertThat(described.remaining()).as(limit.toString()).isZero();
+			assertThat(described.resetNanos()).as(limit.toString()).isPositive();
+			for (Decision refused : List.of(script.acquire(layout, "debtor", 1).block()[0],
+					script.check(layout, "debtor", 1).block()[0])) {
+				assertThat(refused.allowed()).as(limit.toString()).isFalse();
+				assertThat(refused.remaining()).as(limit.toString()).isZero();
+				assertThat(refused.resetNanos()).isEqualTo(refused.retryAfterNanos());
+				Duration retryAfter = Duration.ofNanos(refused.retryAfterNanos());
+				switch (limit.algorithm()) {
+					// Fifteen in: six units must drain or refill, one an hour.
+					case TOKEN_BUCKET, LEAKY_BUCKET ->
+						assertThat(retryAfter).as(limit.toString()).isBetween(Duration.ofHours(6).minus(minute),
+								Duration.ofHours(6));
+					// All fifteen entries are of this hour, and expire together.
+					case SLIDING_WINDOW_LOG ->
+						assertThat(retryAfter).as(limit.toString()).isBetween(Duration.ofHours(1).minus(minute),
+								Duration.ofHours(1));
+					// Until the window ends.
+					case FIXED_WINDOW -> assertThat(retryAfter).isPositive().isLessThanOrEqualTo(Duration.ofDays(1));
+					// Into the next window, until the fifteen weigh at most nine.
+					default -> assertThat(retryAfter).as(limit.toString()).isGreaterThan(Duration.ofHours(9))
+						.isLessThanOrEqualTo(Duration.ofDays(2));
+				}
+			}
+			List<LimitSnapshot> snapshot = describe(script, layout, "debtor");
+			assertThat(snapshot.get(0).remaining()).as(limit.toString()).isZero();
+		}
+	}
+
+	/**
 	 * The shaping buckets' delays, reservations, queue hold and give-back, with a
 	 * metering window beside them: reply values at the protocol's places, and a lease
 	 * that meters.
@@ -162,7 +235,11 @@ class ScriptProtocolTests {
 	}
 
 	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout) {
-		return new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().limits();
+		return describe(script, layout, "client");
+	}
+
+	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout, String key) {
+		return new BucketReader(script).peek(new BucketId("orders", "free", key), layout).block().limits();
 	}
 
 	private static String read(String file) throws IOException {
