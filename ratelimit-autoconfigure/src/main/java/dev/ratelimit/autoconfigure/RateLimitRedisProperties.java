@@ -45,6 +45,17 @@ public class RateLimitRedisProperties {
 	private Duration maxReconnectDelay = Duration.ofSeconds(1);
 
 	/**
+	 * How long the redis store's slot of a request in flight (algorithm: concurrency)
+	 * lives in Redis unless renewed: each node renews its slots every third of it while
+	 * their requests are in flight, so that the slots of a node that crashed come back to
+	 * the fleet after at most this long. A node that cannot reach Redis for longer loses
+	 * its slots to the other nodes, and its requests still in flight then count nowhere
+	 * in the fleet's limit. Shorter frees a crashed node's slots sooner, for more
+	 * renewals (one call per bucket with requests in flight per node, every third of it).
+	 */
+	private Duration slotLeaseTime = Duration.ofSeconds(30);
+
+	/**
 	 * Circuit breaker that stops calling a failing Redis.
 	 */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
@@ -79,6 +90,14 @@ public class RateLimitRedisProperties {
 
 	public void setMaxReconnectDelay(Duration maxReconnectDelay) {
 		this.maxReconnectDelay = maxReconnectDelay;
+	}
+
+	public Duration getSlotLeaseTime() {
+		return this.slotLeaseTime;
+	}
+
+	public void setSlotLeaseTime(Duration slotLeaseTime) {
+		this.slotLeaseTime = slotLeaseTime;
 	}
 
 	public CircuitBreaker getCircuitBreaker() {

@@ -45,9 +45,16 @@ final class RemoteStores {
 		return new ReactiveStringRedisTemplate(factory);
 	}
 
+	/**
+	 * The bucket script on the template, its slots leased for
+	 * {@code ratelimit.redis.slot-lease-time}.
+	 * @throws InvalidRateLimitConfigurationException when a {@code ratelimit.redis.*}
+	 * property is invalid
+	 */
 	static BucketScript script(ReactiveStringRedisTemplate template, RateLimitRedisProperties properties) {
+		validate(properties);
 		try {
-			return new BucketScript(template, properties.getKeyPrefix());
+			return new BucketScript(template, properties.getKeyPrefix(), properties.getSlotLeaseTime());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidRateLimitConfigurationException(List.of(new ConfigurationProblem(
@@ -98,6 +105,7 @@ final class RemoteStores {
 				problems);
 		ConfigurationChecks.positive("ratelimit.redis.circuit-breaker.probe-interval", breaker.getProbeInterval(),
 				problems);
+		ConfigurationChecks.positive("ratelimit.redis.slot-lease-time", properties.getSlotLeaseTime(), problems);
 		ConfigurationChecks.requireNone(problems);
 	}
 

@@ -75,6 +75,7 @@ class RedisStoreAutoConfigurationTests {
 			assertThat(redis.getMaxReconnectDelay()).hasSeconds(1);
 			assertThat(redis.getCircuitBreaker().getProbeInterval()).hasSeconds(1);
 			assertThat(redis.getOnFailure().configName()).isEqualTo("allow");
+			assertThat(redis.getSlotLeaseTime()).hasSeconds(30);
 			assertThat(context.getBean(RateLimitHybridProperties.class).getSyncInterval()).hasMillis(100);
 		});
 	}
@@ -174,6 +175,17 @@ class RedisStoreAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("ratelimit.redis.max-reconnect-delay"));
+	}
+
+	@Test
+	void aSlotLeaseTimeThatIsNotPositiveFailsNamingThePropertyAndTheValue() {
+		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.slot-lease-time=-5s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("ratelimit.redis.slot-lease-time")
+				.hasMessageContaining("-5s")
+				.hasMessageContaining("positive duration"));
 	}
 
 	@Test

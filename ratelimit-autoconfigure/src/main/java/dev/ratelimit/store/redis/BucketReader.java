@@ -42,7 +42,7 @@ final class BucketReader {
 	private static final Map<Algorithm, List<String>> STATE_NAMES = Map.of(Algorithm.FIXED_WINDOW, List.of("count"),
 			Algorithm.SLIDING_WINDOW_LOG, List.of("logSize"), Algorithm.SLIDING_WINDOW_COUNTER,
 			List.of("current", "previous", "estimate"), Algorithm.TOKEN_BUCKET, List.of("tokens"),
-			Algorithm.LEAKY_BUCKET, List.of("level"));
+			Algorithm.LEAKY_BUCKET, List.of("level"), Algorithm.CONCURRENCY, List.of("inFlight"));
 
 	/**
 	 * A shaping leaky bucket's state values: its level and the seconds a request judged
@@ -135,12 +135,12 @@ final class BucketReader {
 
 	private static BucketSnapshot snapshot(BucketId id, Tier tier, List<Object> reply) {
 		List<Limit> limits = tier.limits();
+		Decision[] described = ScriptReplies.described(tier, reply);
 		List<LimitSnapshot> snapshots = new ArrayList<>(limits.size());
 		for (int i = 0; i < limits.size(); i++) {
 			Limit limit = limits.get(i);
 			int at = ScriptProtocol.PEEK_HEADER_VALUES + i * ScriptProtocol.PEEK_VALUES;
-			Decision now = new Decision(true, ScriptReplies.longAt(reply, at), limit.quota(),
-					ScriptReplies.microsAt(reply, at + 1), 0);
+			Decision now = described[i];
 			Map<String, Number> state = new LinkedHashMap<>();
 			List<String> names = (limit instanceof LeakyBucket && limit.shaping() != null) ? QUEUE_STATE_NAMES
 					: STATE_NAMES.get(limit.algorithm());

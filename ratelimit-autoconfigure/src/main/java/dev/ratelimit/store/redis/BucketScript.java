@@ -24,15 +24,22 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The calls of the limiter's scripts on a bucket: a request judged ({@code acquire}), a
- * lease taken ({@code lease}), a held request's units given back ({@code refund}), a
- * bucket described ({@code peek}, for {@link BucketReader}), and the start-up warm-up.
+ * The calls of the limiter's scripts on a bucket: a request judged ({@code acquire}, or
+ * {@code check} for one whose cost is taken after its response), a lease taken
+ * ({@code lease}), an exchange settled ({@code settle}), a node's slot leases renewed
+ * ({@code renew}), a bucket described ({@code peek}, for {@link BucketReader}), and the
+ * start-up warm-up. Its slots are filed under a {@link SlotLease} of its own.
  * The scripts are {@link ScriptAssembler}'s: the common call, an acquire on a tier of
  * one limit, takes its algorithm's lean script, every other the generic one. Spring Data
  * calls a script by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
  * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
  */
 public final class BucketScript {
+
+	/**
+	 * The default of {@code ratelimit.redis.slot-lease-time}.
+	 */
+	public static final Duration DEFAULT_SLOT_LEASE = Duration.ofSeconds(30);
 
 	/**
 	 * The limits of the start-up warm-up: one of each algorithm, one request a second.
@@ -51,17 +58,38 @@ public final class BucketScript {
 
 	private final RedisLayouts layouts;
 
+	private final SlotLease slots;
+
 	/**
+	 * A script whose slots are leased for {@link #DEFAULT_SLOT_LEASE}: that of a store
+	 * whose policies count no request in flight.
 	 * @param redis the template to call Redis with
 	 * @param keyPrefix the prefix of every key, from {@code ratelimit.redis.key-prefix}
 	 */
 	public BucketScript(ReactiveStringRedisTemplate redis, String keyPrefix) {
+		this(redis, keyPrefix, DEFAULT_SLOT_LEASE);
+	}
+
+	/**
+	 * @param redis the template to call Redis with
+	 * @param keyPrefix the prefix of every key, from {@code ratelimit.redis.key-prefix}
+	 * @param slotLease how long a slot of a limit that counts requests in flight lives
+	 * unless renewed, from {@code ratelimit.redis.slot-lease-time}
+	 */
+	public BucketScript(ReactiveStringRedisTemplate redis, String keyPrefix, Duration slotLease) {
+		this.slots = SlotLease.of(slotLease);
 		this.layouts = new RedisLayouts(keyPrefix);
 		this.connection = new RedisConnection(redis);
 		this.script = RedisScript.of(ScriptAssembler.generic(), List.class);
 		for (Algorithm algorithm : Algorithm.values()) {
-			this.leanScripts.put(algorithm, RedisScript.of(ScriptAssembler.lean(algorithm), List.class));
+			if (ScriptAssembler.hasLeanForm(algorithm)) {
+				this.leanScripts.put(algorithm, RedisScript.of(ScriptAssembler.lean(algorithm), List.class));
+			}
 		}
+	}
+
+	SlotLease slots() {
+		return this.slots;
 	}
 
 	RedisConnection connection() {
@@ -133,23 +161,45 @@ public final class BucketScript {
 	}
 
 	/**
-	 * Give back {@code cost} units that a request took {@code heldMicros} ago on every
-	 * limit of the bucket, if there is one.
+	 * Judge {@code cost} against every limit of the bucket as {@link #acquire} does,
+	 * taking only the slots of the limits that count requests in flight.
 	 */
-	Mono<Void> refund(RedisLayout layout, String clientKey, long cost, long heldMicros) {
-		return this.connection
-			.onRedis(this.connection.template()
-				.execute(this.script, layout.keys(clientKey), layout.refundArguments(cost, heldMicros)))
-			.then();
+	Mono<Decision[]> check(RedisLayout layout, String clientKey, long cost) {
+		return call(layout, clientKey, "check", cost, 0, 1, Refund.NONE, Refund.NONE)
+			.map((reply) -> ScriptReplies.decisions(layout.tier(), reply, 0));
+	}
+
+	/**
+	 * Charge {@code units} (above {@code 0}) to every limit of the bucket or give them
+	 * back (below) as taken {@code heldMicros} ago, and, the exchange {@code ended}, give
+	 * back its slots.
+	 * @return the limits after settling, as a peek describes them; empty when there is no
+	 * bucket
+	 */
+	Mono<Decision[]> settle(RedisLayout layout, String clientKey, long units, long heldMicros, boolean ended) {
+		return call(layout, clientKey, layout.settleArguments(units, heldMicros, ended, this.slots))
+			.filter((reply) -> !reply.isEmpty())
+			.map((reply) -> ScriptReplies.described(layout.tier(), reply));
+	}
+
+	/**
+	 * Renew this node's lease on the bucket's slots, {@code held} of them at most: those
+	 * it still counts.
+	 */
+	Mono<Void> renew(RedisLayout layout, String clientKey, long held) {
+		return call(layout, clientKey, layout.renewArguments(held, this.slots)).then();
 	}
 
 	/**
 	 * One call of the script on the bucket of {@code clientKey}, its reply as a list.
 	 */
-	@SuppressWarnings("unchecked")
 	Mono<List<Object>> call(RedisLayout layout, String clientKey, String mode, long cost, long want, long requests,
 			Refund first, Refund second) {
-		List<String> arguments = layout.arguments(mode, cost, want, requests, first, second);
+		return call(layout, clientKey, layout.arguments(mode, cost, want, requests, first, second, this.slots));
+	}
+
+	@SuppressWarnings("unchecked")
+	private Mono<List<Object>> call(RedisLayout layout, String clientKey, List<String> arguments) {
 		return this.connection
 			.onRedis(this.connection.template().execute(this.script, layout.keys(clientKey), arguments))
 			.collectList()

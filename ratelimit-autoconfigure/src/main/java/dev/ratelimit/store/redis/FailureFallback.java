@@ -12,7 +12,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The decision of the configured {@link FailureMode} while Redis cannot decide, and how
- * many requests it decided.
+ * many requests it decided; and the settlement of the requests it admitted, where it
+ * decided them.
  */
 final class FailureFallback {
 
@@ -50,27 +51,53 @@ final class FailureFallback {
 		return this.fallbacks.get();
 	}
 
+	/**
+	 * An {@link BucketDecider#acquire acquire}'s verdict.
+	 */
 	Mono<Verdict> decide(BucketId id, Tier tier, long cost) {
 		this.fallbacks.incrementAndGet();
 		return switch (this.failureMode) {
 			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
 			case DENY -> Mono.just(this.denied);
-			case LOCAL -> this.localStore.acquire(id, tier, cost).flatMap((verdict) -> local(id, tier, cost, verdict));
+			case LOCAL -> this.localStore.acquire(id, tier, cost)
+				.flatMap((verdict) -> local(id, tier, verdict, Settlement.neverForwarded(cost, 0)));
 		};
+	}
+
+	/**
+	 * A {@link BucketDecider#check check}'s verdict: the local store's check took only
+	 * its slots, which a refusal gives back.
+	 */
+	Mono<Verdict> check(BucketId id, Tier tier, long cost) {
+		this.fallbacks.incrementAndGet();
+		return switch (this.failureMode) {
+			case ALLOW -> Mono.just(Verdict.FAIL_OPEN);
+			case DENY -> Mono.just(this.denied);
+			case LOCAL -> this.localStore.check(id, tier, cost)
+				.flatMap((verdict) -> local(id, tier, verdict, new Settlement(0, 0, true, false)));
+		};
+	}
+
+	/**
+	 * Settle a request this failure mode admitted: on the local store that took its units
+	 * and slots; with no limit consulted ({@code allow}), nothing to settle, an empty
+	 * {@code Mono}. Not a decision: not counted among the fallbacks.
+	 */
+	Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
+		return (this.failureMode == FailureMode.LOCAL) ? this.localStore.settle(id, tier, settlement) : Mono.empty();
 	}
 
 	/**
 	 * The local store's verdict as the failure mode's. A failure mode never holds: a
 	 * request the local store would hold is refused until it would have been released,
-	 * and its place given back, so that a shaping limit meters while Redis is down rather
-	 * than letting through at once what it would have spread out.
+	 * and what it took given back ({@code undo}), so that a shaping limit meters while
+	 * Redis is down rather than letting through at once what it would have spread out.
 	 */
-	private Mono<Verdict> local(BucketId id, Tier tier, long cost, Verdict verdict) {
+	private Mono<Verdict> local(BucketId id, Tier tier, Verdict verdict, Settlement undo) {
 		if (verdict.delayNanos() == 0) {
 			return Mono.just(verdict.asFallback());
 		}
-		return this.localStore.settle(id, tier, Settlement.neverForwarded(cost, 0))
-			.thenReturn(Verdict.withoutLimits(false, verdict.delayNanos()));
+		return this.localStore.settle(id, tier, undo).thenReturn(Verdict.withoutLimits(false, verdict.delayNanos()));
 	}
 
 }

@@ -2,7 +2,9 @@ package dev.ratelimit.store.redis;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
@@ -20,6 +22,11 @@ import org.springframework.context.SmartLifecycle;
  * round trip), timed by the Redis server's clock, so that any number of gateway nodes
  * share each bucket exactly. When Redis fails or is slower than the timeout, the
  * {@link RemoteFailureGuard} decides.
+ * <p>
+ * The slots of a limit that counts requests in flight are leases of this store's
+ * ({@link SlotLease}), which it renews in the background ({@link HeldSlots}) while its
+ * requests are in flight: a node that stops, crashes or cannot reach Redis for longer
+ * than a lease loses them to the other nodes.
  */
 public final class RedisBucketStore extends RemoteBucketStore implements SmartInitializingSingleton, SmartLifecycle {
 
@@ -29,6 +36,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	public static final String NAME = StoreType.REDIS.storeName();
 
 	private static final long NANOS_PER_MICRO = 1_000;
+
+	private final HeldSlots heldSlots = new HeldSlots();
 
 	/**
 	 * @param script the bucket script, bound to the key prefix
@@ -64,36 +73,138 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		if (!this.guard.allowsCall()) {
 			return this.guard.fallback(id, tier, cost);
 		}
-		return this.script.acquire(this.script.layouts().layout(id.policy(), tier), id.key(), cost)
-			.timeout(this.timeout)
-			.map((decisions) -> {
-				this.guard.onSuccess();
-				return Verdict.of(decisions);
-			})
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		return judged(id, tier, layout, this.script.acquire(layout, id.key(), cost))
 			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
 	}
 
 	/**
-	 * Gives the units back on Redis, on every limit, as taken at Redis time less
-	 * {@code heldNanos}. Not a decision, so no failure mode answers for it: while the
-	 * breaker is open it is not tried, and a failure or a timeout counts against the
-	 * breaker and errors the returned {@code Mono}.
+	 * Judged as {@link #acquire} is, on Redis or, when it fails, by the failure mode's
+	 * check; only the slots of the limits that count requests in flight are taken.
+	 */
+	@Override
+	public Mono<Verdict> check(BucketId id, Tier tier, long cost) {
+		if (!this.guard.allowsCall()) {
+			return this.guard.checkFallback(id, tier, cost);
+		}
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		return judged(id, tier, layout, this.script.check(layout, id.key(), cost))
+			.onErrorResume((failure) -> this.guard.onCheckFailure(failure, id, tier, cost));
+	}
+
+	/**
+	 * The verdict of a call that may take slots, which this node counts from before the
+	 * call (so that a renewal never drops a slot a request still holds) until it is known
+	 * to have taken none: refused, failed or cancelled (a slot Redis took all the same is
+	 * then one the next renewal drops).
+	 */
+	private Mono<Verdict> judged(BucketId id, Tier tier, RedisLayout layout, Mono<Decision[]> call) {
+		Mono<Verdict> verdict = call.timeout(this.timeout).map((decisions) -> {
+			this.guard.onSuccess();
+			return Verdict.of(decisions);
+		});
+		if (!layout.countsInFlight()) {
+			return verdict;
+		}
+		return Mono.defer(() -> {
+			this.heldSlots.taking(id, tier, layout);
+			AtomicBoolean known = new AtomicBoolean();
+			Runnable tookNone = () -> {
+				if (known.compareAndSet(false, true)) {
+					this.heldSlots.released(id, tier);
+				}
+			};
+			return verdict.doOnNext((judged) -> {
+				if (judged.allowed()) {
+					known.set(true);
+				}
+				else {
+					tookNone.run();
+				}
+			}).doOnError((failure) -> tookNone.run()).doOnCancel(tookNone);
+		});
+	}
+
+	/**
+	 * Settles on Redis, in one call on every limit: units charged or given back as taken
+	 * at Redis time less {@link Settlement#admittedNanosAgo()}, and, the exchange ended,
+	 * this node's slot given back. A request a failure mode admitted is settled where it
+	 * decided ({@link Settlement#fallback()}). Not a decision, so no failure mode answers
+	 * for it: while the breaker is open it is not tried, and a failure or a timeout counts
+	 * against the breaker and errors the returned {@code Mono}; it is never retried, so
+	 * that nothing is charged twice. A slot Redis did not give back meanwhile expires
+	 * with this node's lease, no longer renewed for it.
+	 * @return the limits after settling, as a peek describes them; empty when there is no
+	 * bucket (none is created, and the limits are as good as new)
 	 */
 	@Override
 	public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
-		long cost = -settlement.units();
-		long heldNanos = settlement.admittedNanosAgo();
+		if (settlement.fallback()) {
+			return this.guard.settleFallback(id, tier, settlement);
+		}
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		boolean releases = settlement.ended() && layout.countsInFlight();
 		if (!this.guard.allowsCall()) {
+			if (releases) {
+				this.heldSlots.released(id, tier);
+			}
 			return Mono.error(new IllegalStateException(
 					"Rate limit store '" + NAME + "' does not call Redis while its circuit breaker is open"));
 		}
-		return Mono
-			.defer(() -> this.script.refund(this.script.layouts().layout(id.policy(), tier), id.key(), cost,
-					heldNanos / NANOS_PER_MICRO))
+		Mono<Verdict> settled = Mono
+			.defer(() -> this.script.settle(layout, id.key(), settlement.units(),
+					settlement.admittedNanosAgo() / NANOS_PER_MICRO, settlement.ended()))
 			.timeout(this.timeout)
 			.doOnSuccess((done) -> this.guard.onSuccess())
 			.doOnError(this.guard::recordFailure)
-			.then(Mono.empty());
+			.map(Verdict::of);
+		if (!releases) {
+			return settled;
+		}
+		// Counted off before the verdict goes on, so that the caller sees the count it left.
+		return Mono.defer(() -> {
+			AtomicBoolean released = new AtomicBoolean();
+			Runnable release = () -> {
+				if (released.compareAndSet(false, true)) {
+					this.heldSlots.released(id, tier);
+				}
+			};
+			return settled.doOnSuccess((verdict) -> release.run())
+				.doOnError((failure) -> release.run())
+				.doOnCancel(release);
+		});
+	}
+
+	/**
+	 * Renews this node's lease on one bucket's slots, unless the breaker is open; a
+	 * failure counts against it.
+	 */
+	private Mono<Boolean> renew(RedisLayout layout, String clientKey, long held) {
+		if (!this.guard.allowsCall()) {
+			return Mono.just(false);
+		}
+		return this.script.renew(layout, clientKey, held)
+			.timeout(this.timeout)
+			.doOnSuccess((done) -> this.guard.onSuccess())
+			.thenReturn(true)
+			.onErrorResume((failure) -> {
+				this.guard.recordFailure(failure);
+				return Mono.just(false);
+			});
+	}
+
+	/**
+	 * The slots this node counts in a bucket, its requests in flight there.
+	 */
+	long slotsHeld(BucketId id, Tier tier) {
+		return this.heldSlots.count(id, tier);
+	}
+
+	/**
+	 * Lease renewals Redis answered since start, one per bucket each time.
+	 */
+	long slotRenewals() {
+		return this.heldSlots.renewals();
 	}
 
 	/**
@@ -110,16 +221,22 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	}
 
 	/**
-	 * Starts the background probe that closes the breaker once Redis answers again.
+	 * Starts the background probe that closes the breaker once Redis answers again, and
+	 * the renewal of this node's slot leases.
 	 */
 	@Override
 	public void start() {
 		startProbing();
+		this.heldSlots.start(this.script.slots().lease(), this::renew);
 	}
 
+	/**
+	 * Stops both: the slots this node still holds expire with their leases.
+	 */
 	@Override
 	public void stop() {
 		this.guard.stopProbing();
+		this.heldSlots.stop();
 	}
 
 	@Override

@@ -21,7 +21,10 @@ import org.jspecify.annotations.Nullable;
  * ({@code rl:{orders:free:10.0.0.1}:b2}) holds every limit's state under its tag: its
  * position and parameters ({@code 1:1:100:6.0E7:0.0}: the first limit, fixed window,
  * 100 per minute), its shaping apart. A sliding window log keeps its instants in a list
- * key of its own, named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}).
+ * key of its own, named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}); a
+ * concurrency limit its slots in a hash named by its position and code only
+ * ({@code rl:{orders:free:10.0.0.1}:1:6}), so that the requests in flight stay counted
+ * when a reload changes its limit, as the local store carries them over.
  * Every key of a bucket carries the same hash tag, {@code {<policy>:<tier>:<client key>}},
  * so that a bucket lives in one Redis Cluster slot and one script can update it
  * atomically.
@@ -63,6 +66,8 @@ public final class RedisLayout {
 	private final List<String> limitArguments;
 
 	private final String idleMillis;
+
+	private final boolean countsInFlight;
 
 	/**
 	 * The algorithm of the tier's one limit, whose lean script judges its acquire calls;
@@ -109,12 +114,17 @@ public final class RedisLayout {
 			String tag = (i + 1) + ":" + String.join(":", arguments.subList(first, arguments.size()));
 			addShaping(arguments, limits.get(i).shaping());
 			arguments.add(tag);
-			this.keySuffixes[i] = "}:" + tag;
+			this.keySuffixes[i] = limits.get(i).countsInFlight() ? "}:" + (i + 1) + ":" + arguments.get(first)
+					: "}:" + tag;
 		}
 		this.keySuffixes[limits.size()] = BUCKET_SUFFIX;
 		this.limitArguments = Collections.unmodifiableList(arguments);
 		this.idleMillis = Long.toString(Math.max(1, ceilMillis(tier.idleTimeout().toNanos())));
-		this.leanAlgorithm = (limits.size() == 1) ? limits.get(0).algorithm() : null;
+		this.countsInFlight = limits.stream().anyMatch(Limit::countsInFlight);
+		// A limit that counts requests in flight needs the node's lease, which only the
+		// generic script's arguments carry.
+		this.leanAlgorithm = (limits.size() == 1 && !limits.get(0).countsInFlight()) ? limits.get(0).algorithm()
+				: null;
 		// The generic script's limit arguments but the code, which the lean script is.
 		this.leanArguments = (this.leanAlgorithm != null)
 				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3), arguments.get(4),
@@ -127,8 +137,17 @@ public final class RedisLayout {
 	}
 
 	/**
+	 * Whether a limit of the tier counts requests in flight, whose slots are leases a
+	 * node renews.
+	 */
+	boolean countsInFlight() {
+		return this.countsInFlight;
+	}
+
+	/**
 	 * The algorithm whose lean script judges this tier's acquire calls: that of its one
-	 * limit; none for a tier of several limits, which the generic script judges.
+	 * limit; none for a tier of several limits or of a limit that counts requests in
+	 * flight, which the generic script judges.
 	 */
 	@Nullable Algorithm leanAlgorithm() {
 		return this.leanAlgorithm;
@@ -257,20 +276,30 @@ public final class RedisLayout {
 	 * The script's arguments, laid out as {@link ScriptProtocol#FIXED_ARGUMENTS} says,
 	 * then the limits'.
 	 */
-	List<String> arguments(String mode, long cost, long want, long requests, Refund first, Refund second) {
-		return arguments(mode, cost, want, requests, 0, first, second);
+	List<String> arguments(String mode, long cost, long want, long requests, Refund first, Refund second,
+			SlotLease slots) {
+		return arguments(mode, cost, want, requests, 0, false, slots, first, second);
 	}
 
 	/**
-	 * The arguments of a {@code refund}: {@code cost} units given back, taken
-	 * {@code heldMicros} ago; no request judged.
+	 * The arguments of a {@code settle}: {@code units} charged (above {@code 0}) or given
+	 * back as taken {@code heldMicros} ago (below), and the slots given back when the
+	 * exchange {@code ended}; no request judged.
 	 */
-	List<String> refundArguments(long cost, long heldMicros) {
-		return arguments("refund", cost, 0, 0, heldMicros, Refund.NONE, Refund.NONE);
+	List<String> settleArguments(long units, long heldMicros, boolean ended, SlotLease slots) {
+		return arguments("settle", units, 0, 0, heldMicros, ended, slots, Refund.NONE, Refund.NONE);
 	}
 
-	private List<String> arguments(String mode, long cost, long want, long requests, long heldMicros, Refund first,
-			Refund second) {
+	/**
+	 * The arguments of a {@code renew} of the node's lease on the {@code held} slots it
+	 * counts.
+	 */
+	List<String> renewArguments(long held, SlotLease slots) {
+		return arguments("renew", held, 0, 0, 0, false, slots, Refund.NONE, Refund.NONE);
+	}
+
+	private List<String> arguments(String mode, long cost, long want, long requests, long heldMicros, boolean ended,
+			SlotLease slots, Refund first, Refund second) {
 		List<String> arguments = new ArrayList<>(ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size());
 		arguments.add(mode);
 		arguments.add(Long.toString(cost));
@@ -278,6 +307,9 @@ public final class RedisLayout {
 		arguments.add(Long.toString(want));
 		arguments.add(Long.toString(requests));
 		arguments.add(Long.toString(heldMicros));
+		arguments.add(ended ? "1" : "0");
+		arguments.add(slots.node());
+		arguments.add(slots.leaseMillis());
 		for (Refund refund : new Refund[] { first, second }) {
 			arguments.add(Long.toString(refund.units()));
 			arguments.add(Long.toString(refund.leasedAtMicros()));

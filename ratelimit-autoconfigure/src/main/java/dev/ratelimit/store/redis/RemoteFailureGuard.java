@@ -8,6 +8,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -82,7 +83,17 @@ public final class RemoteFailureGuard {
 	}
 
 	/**
-	 * Redis failed or timed out on a background call (a sync, a probe).
+	 * Redis failed or timed out while checking a request ({@link BucketDecider#check}):
+	 * count it against the breaker and decide by the failure mode.
+	 */
+	public Mono<Verdict> onCheckFailure(Throwable failure, BucketId id, Tier tier, long cost) {
+		recordFailure(failure);
+		return checkFallback(id, tier, cost);
+	}
+
+	/**
+	 * Redis failed or timed out on a call that decides nothing (a sync, a probe, a
+	 * settlement, a renewal).
 	 */
 	public void recordFailure(Throwable failure) {
 		this.circuitBreaker.onFailure();
@@ -96,6 +107,23 @@ public final class RemoteFailureGuard {
 		Mono<Verdict> verdict = this.fallback.decide(id, tier, cost);
 		this.log.fallingBack(id, this.health);
 		return verdict;
+	}
+
+	/**
+	 * Check a request by the failure mode, without calling Redis.
+	 */
+	public Mono<Verdict> checkFallback(BucketId id, Tier tier, long cost) {
+		Mono<Verdict> verdict = this.fallback.check(id, tier, cost);
+		this.log.fallingBack(id, this.health);
+		return verdict;
+	}
+
+	/**
+	 * Settle a request the failure mode admitted ({@link Settlement#fallback()}), where it
+	 * decided it, without calling Redis.
+	 */
+	public Mono<Verdict> settleFallback(BucketId id, Tier tier, Settlement settlement) {
+		return this.fallback.settle(id, tier, settlement);
 	}
 
 	/**

@@ -33,18 +33,26 @@ import dev.ratelimit.algorithm.Algorithm;
  * boolean), {@code remaining}, {@code reset} and {@code retry_after} (microseconds), as
  * {@link dev.ratelimit.algorithm.Decision}, and a shaping bucket's {@code delay}
  * (microseconds an admitted request is held, {@code 0} unless set).</li>
- * <li>{@code --@commit}: consumes {@code cost}. {@code --@refund}: gives back {@code units}
- * taken at the instant {@code leased_at}: a lease's, or a held request's decision, which
- * is at or just before it. {@code --@describe}: sets {@code described}, the state for
- * display. The last two are the generic script's only.</li>
+ * <li>{@code --@commit}: consumes {@code cost}. {@code --@charge}: takes {@code units}
+ * without judging them, past the quota if need be (a debt that refuses every request
+ * until it has room again, which the probe must say). {@code --@refund}: gives back
+ * {@code units} taken at the instant {@code leased_at}: a lease's, or a held request's
+ * decision, which is at or just before it. {@code --@describe}: sets {@code described},
+ * the state for display. The last three are the generic script's only.</li>
+ * <li>{@code --@release} and {@code --@renew}, only in a limit that counts requests in
+ * flight (which they mark so): give back the slot of a request whose exchange ended, and
+ * renew the calling node's lease on the {@code held} slots it still counts. Such a limit
+ * needs the call's {@code node} (the calling store's id) and {@code lease} (milliseconds),
+ * which only the generic script reads: it has no lean form.</li>
  * </ul>
  * Every section sees {@code now} and the limit's {@code quota}, {@code period}
  * (microseconds), {@code rate}, {@code max_delay} (microseconds; {@code 0} for a limit
  * that meters), {@code delay_after} and {@code key} (its own key: the sliding window
- * log's list), and runs in a block of its own, so that its own locals stay its own. The
- * generic form wraps each section in a function of the algorithm's table, its state in a
- * table per limit; the lean form puts load, probe and commit one after the other in
- * {@code one_limit_driver.lua}, in place of its line {@code --@algorithm}.
+ * log's list, the concurrency limit's hash), and runs in a block of its own, so that its
+ * own locals stay its own. The generic form wraps each section in a function of the
+ * algorithm's table, its state in a table per limit; the lean form puts load, probe and
+ * commit one after the other in {@code one_limit_driver.lua}, in place of its line
+ * {@code --@algorithm}.
  */
 final class ScriptAssembler {
 
@@ -72,11 +80,16 @@ final class ScriptAssembler {
 	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, max_delay, delay_after, key = "
 			+ "p.quota, p.period, p.rate, p.max_delay, p.delay_after, p.key\n";
 
-	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "refund",
-			"describe");
+	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "charge",
+			"refund", "describe");
+
+	/**
+	 * The sections of a limit that counts requests in flight, both or neither.
+	 */
+	private static final List<String> IN_FLIGHT_SECTIONS = List.of("release", "renew");
 
 	private static final List<String> SECTIONS = List.of("fields", "fractional", "state", "load", "probe",
-			"commit", "refund", "describe");
+			"commit", "charge", "refund", "release", "renew", "describe");
 
 	private ScriptAssembler() {
 	}
@@ -95,9 +108,19 @@ final class ScriptAssembler {
 	}
 
 	/**
+	 * Whether the algorithm has a lean script: all but those that count requests in
+	 * flight.
+	 */
+	static boolean hasLeanForm(Algorithm algorithm) {
+		return !source(algorithm).countsInFlight();
+	}
+
+	/**
 	 * The lean script of an algorithm: the header and the one-limit driver around the
 	 * algorithm's load, probe and commit. It uses none of the protocol's named
 	 * constants: its arguments are few and fixed ({@link ScriptProtocol#LEAN_ARGUMENTS}).
+	 * @throws IllegalArgumentException for an algorithm without a {@linkplain #hasLeanForm
+	 * lean form}
 	 */
 	static String lean(Algorithm algorithm) {
 		String driver = read(LEAN_DRIVER);
@@ -106,6 +129,9 @@ final class ScriptAssembler {
 			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
 		}
 		Source source = source(algorithm);
+		if (source.countsInFlight()) {
+			throw new IllegalArgumentException(algorithm + " counts requests in flight and has no lean script");
+		}
 		StringBuilder lua = new StringBuilder(read(HEADER)).append('\n').append(driver, 0, place);
 		lua.append(source.comment());
 		if (!source.fields().isEmpty()) {
@@ -131,6 +157,7 @@ final class ScriptAssembler {
 		variables.addAll(source.state());
 		lua.append(source.comment());
 		lua.append("definitions[").append(ScriptProtocol.luaName(algorithm)).append("] = function() return {\n");
+		lua.append("\tcounts_in_flight = ").append(source.countsInFlight()).append(",\n");
 		lua.append("\tload = function(now, p, a, b, c)\n").append(LIMIT_LOCALS);
 		if (!source.fields().isEmpty()) {
 			lua.append("\t\tlocal ").append(names(source.fields())).append(" = ")
@@ -158,6 +185,14 @@ final class ScriptAssembler {
 			lua.append("\t\ts.changed = true\n");
 		}
 		lua.append("\tend,\n");
+		lua.append("\tcharge = function(s, now, p, units)\n").append(LIMIT_LOCALS);
+		unpack(lua, variables);
+		lua.append(block("\t\t", source.section("charge")));
+		pack(lua, variables);
+		if (!source.fields().isEmpty()) {
+			lua.append("\t\ts.changed = true\n");
+		}
+		lua.append("\tend,\n");
 		lua.append("\trefund = function(s, now, p, units, leased_at)\n").append(LIMIT_LOCALS);
 		unpack(lua, variables);
 		lua.append(block("\t\t", source.section("refund")));
@@ -167,6 +202,19 @@ final class ScriptAssembler {
 		}
 		pack(lua, variables);
 		lua.append("\tend,\n");
+		if (source.countsInFlight()) {
+			// The state is kept in the limit's own key: nothing of the bucket key changes.
+			lua.append("\trelease = function(s, now, p)\n").append(LIMIT_LOCALS);
+			unpack(lua, variables);
+			lua.append(block("\t\t", source.section("release")));
+			pack(lua, variables);
+			lua.append("\tend,\n");
+			lua.append("\trenew = function(s, now, p, held)\n").append(LIMIT_LOCALS);
+			unpack(lua, variables);
+			lua.append(block("\t\t", source.section("renew")));
+			pack(lua, variables);
+			lua.append("\tend,\n");
+		}
 		lua.append("\tencode = function(s)\n\t\treturn ");
 		if (source.fields().isEmpty()) {
 			lua.append("nil");
@@ -267,6 +315,10 @@ final class ScriptAssembler {
 		if (source.fields().size() > MAX_FIELDS || !source.fields().containsAll(source.fractional())) {
 			throw new IllegalStateException(file + ": at most " + MAX_FIELDS + " fields, fractional ones among them");
 		}
+		long inFlightSections = IN_FLIGHT_SECTIONS.stream().filter(sections::containsKey).count();
+		if (inFlightSections == 1 || (inFlightSections == 2 && !source.fields().isEmpty())) {
+			throw new IllegalStateException(file + ": " + IN_FLIGHT_SECTIONS + " come together, with no fields");
+		}
 		return source;
 	}
 
@@ -295,6 +347,10 @@ final class ScriptAssembler {
 
 		String section(String name) {
 			return this.sections.get(name);
+		}
+
+		boolean countsInFlight() {
+			return this.sections.containsKey("release");
 		}
 
 	}

@@ -16,32 +16,51 @@ import dev.ratelimit.algorithm.Algorithm;
  * fields, {@code <requests>|<tag> <fields>|<tag> <fields>...}, each limit's fields
  * (numbers separated by spaces) under its tag, its position and parameters, so that a
  * limit a live reload changed starts afresh. It is written with one {@code SET} that also
- * renews its expiry (the tier's idle timeout). A sliding window log keeps its instants in
- * a list key of its own, which expires when its newest entry does.
+ * renews its expiry (the tier's idle timeout, and at least a slot lease when the tier
+ * counts requests in flight). A sliding window log keeps its instants in a list key of its
+ * own, which expires when its newest entry does. A concurrency limit keeps its slots in a
+ * hash key of its own, a field per node: {@code <slots> <expiry>}, the node's lease (Redis
+ * time in microseconds), renewed while the node has requests in flight; the hash expires
+ * with its latest lease.
  * <p>
  * <b>The generic script</b> judges any tier. Keys: each limit's own key in the tier's
- * order (only a sliding window log's list is used), then the bucket key. Arguments:
- * {@link #FIXED_ARGUMENTS} (mode, cost, idle-ms, want, requests, held, then
- * {@link #REFUND_LOTS} pairs of units and the Redis time they were leased at), then
- * {@link #ARGUMENTS_PER_LIMIT} per limit (algorithm {@linkplain #code(Algorithm) code},
- * quota, period in microseconds, rate, max-delay in microseconds, delay-after, tag; a
- * max-delay of {@code 0} is a limit that meters). Modes:
+ * order (used by a sliding window log's list and a concurrency limit's hash), then the
+ * bucket key. Arguments: {@link #FIXED_ARGUMENTS} (mode, cost, idle-ms, want, requests,
+ * held, ended, node, lease-ms, then {@link #REFUND_LOTS} pairs of units and the Redis
+ * time they were leased at), then {@link #ARGUMENTS_PER_LIMIT} per limit (algorithm
+ * {@linkplain #code(Algorithm) code}, quota, period in microseconds, rate, max-delay in
+ * microseconds, delay-after, tag; a max-delay of {@code 0} is a limit that meters).
+ * {@code node} is the calling store's id, {@code lease-ms} how long its slots are leased.
+ * Modes:
  * <ul>
  * <li>{@code acquire}: judge {@code cost} against every limit; consume from all or none.
  * Replies {@link #DECISION_VALUES} per limit.</li>
+ * <li>{@code check}: judge {@code cost} against every limit as {@code acquire} does; when
+ * all admit, only the limits that count requests in flight take their slot. Replies as
+ * {@code acquire}.</li>
  * <li>{@code lease}: give back each lot of units at the time it was leased at, then
  * consume up to {@code want} units that every limit admits, and judge {@code cost}
  * against what is left, every limit metering: a lease is spent in a node's memory, which
  * holds no request. Replies {@link #LEASE_HEADER_VALUES}, then the decisions.</li>
- * <li>{@code refund}: give back {@code cost} units a held request took {@code held}
- * microseconds ago, on every limit, at the Redis time {@code now - held}; creates no
- * bucket. Replies nothing.</li>
+ * <li>{@code settle}: {@code cost} is a settlement's units: above {@code 0} charged to
+ * every limit without judging (past its quota if need be), below given back on every
+ * limit as taken at the Redis time {@code now - held}; then, when {@code ended} is
+ * {@code 1}, every limit that counts requests in flight gives back one of the node's
+ * slots. Replies as {@code peek}, after settling. Creates no bucket: without one, only
+ * the slots are given back, and the reply is empty.</li>
+ * <li>{@code renew}: renew the node's lease on every limit that counts requests in
+ * flight, for at most {@code cost} slots (those it still counts), and keep the bucket
+ * key alive for a lease. Replies nothing.</li>
  * <li>{@code peek}: describe the bucket, consuming nothing; an empty reply when there is
  * no bucket. Replies {@link #PEEK_HEADER_VALUES}, then {@link #PEEK_VALUES} per
  * limit.</li>
  * </ul>
+ * A limit charged past its quota refuses every request until it has room again: its
+ * remaining is {@code 0}, and its reset and retry-after say when the request fits. A probe
+ * of nothing (a peek's) only describes: its reset is when one unit fits.
  * <b>The lean script</b> of an algorithm judges an acquire on a tier of one limit, as the
- * generic script does and on the same stored text. Keys: the bucket key, then, for a
+ * generic script does and on the same stored text; a limit that counts requests in
+ * flight has none, its tier is the generic script's. Keys: the bucket key, then, for a
  * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision.
  * <p>
  * {@code ScriptProtocolTests} calls every algorithm in every mode on a real Redis, so a
@@ -57,10 +76,26 @@ final class ScriptProtocol {
 
 	/**
 	 * Script arguments before the limits' own, in order: mode, cost, idle-ms, want,
-	 * requests, held (microseconds, a refund's), then {@link #REFUND_LOTS} pairs of units
-	 * to give back and the Redis time (microseconds) they were leased at.
+	 * requests, held (microseconds, a settlement's), ended ({@code 1} or {@code 0}),
+	 * node, lease-ms, then {@link #REFUND_LOTS} pairs of units to give back and the Redis
+	 * time (microseconds) they were leased at.
 	 */
-	static final int FIXED_ARGUMENTS = 6 + 2 * REFUND_LOTS;
+	static final int FIXED_ARGUMENTS = 9 + 2 * REFUND_LOTS;
+
+	/**
+	 * Where {@code ended} is among the arguments, counted from 1 as in Lua.
+	 */
+	static final int ENDED_ARGUMENT = 7;
+
+	/**
+	 * Where {@code node} is among the arguments, {@code lease-ms} after it.
+	 */
+	static final int NODE_ARGUMENT = 8;
+
+	/**
+	 * Where the first lot of units to give back is among the arguments.
+	 */
+	static final int FIRST_LOT_ARGUMENT = 10;
 
 	/**
 	 * Script arguments per limit: algorithm code, quota, period in microseconds, rate,
@@ -137,6 +172,9 @@ final class ScriptProtocol {
 			constants.put(luaName(algorithm), code(algorithm));
 		}
 		constants.put("FIXED_ARGUMENTS", FIXED_ARGUMENTS);
+		constants.put("ENDED_ARGUMENT", ENDED_ARGUMENT);
+		constants.put("NODE_ARGUMENT", NODE_ARGUMENT);
+		constants.put("FIRST_LOT_ARGUMENT", FIRST_LOT_ARGUMENT);
 		constants.put("REFUND_LOTS", REFUND_LOTS);
 		constants.put("ARGUMENTS_PER_LIMIT", ARGUMENTS_PER_LIMIT);
 		constants.put("DECISION_VALUES", DECISION_VALUES);

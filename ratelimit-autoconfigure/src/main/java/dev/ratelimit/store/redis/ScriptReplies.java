@@ -42,6 +42,20 @@ final class ScriptReplies {
 		return decisions;
 	}
 
+	/**
+	 * Each limit as a peek describes it (the reply of a {@code peek} or a
+	 * {@code settle}): a decision admitting nothing more, with its remaining and reset.
+	 */
+	static Decision[] described(Tier tier, List<Object> reply) {
+		List<Limit> limits = tier.limits();
+		Decision[] described = new Decision[limits.size()];
+		for (int i = 0; i < described.length; i++) {
+			int at = ScriptProtocol.PEEK_HEADER_VALUES + i * ScriptProtocol.PEEK_VALUES;
+			described[i] = new Decision(true, longAt(reply, at), limits.get(i).quota(), microsAt(reply, at + 1), 0);
+		}
+		return described;
+	}
+
 	static long longAt(List<Object> reply, int index) {
 		Object value = reply.get(index);
 		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));

@@ -1,8 +1,9 @@
 -- Leaky bucket (dev.ratelimit.algorithm.LeakyBucket): quota = capacity, rate units drained
 -- per period microseconds. As a meter (max_delay 0) a request that fits passes at once; as
 -- a queue it is held until the queue ahead of it has drained to the delay_after units that
--- pass at once, when that is within max_delay microseconds, else rejected at once. Fields:
--- level, drain instant; none is an empty queue.
+-- pass at once, when that is within max_delay microseconds, else rejected at once. A
+-- charge fills it above its capacity: nothing fits until it has drained. Fields: level,
+-- drain instant; none is an empty queue.
 --@fields level at
 --@fractional level
 --@load
@@ -21,9 +22,11 @@ if max_delay > 0 then
 	hold = (ahead > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
 end
 local fits = level + cost <= quota + EPSILON
-allowed = fits and hold <= max_delay
+-- A probe of nothing (a peek) only describes: above the capacity, remaining 0 and the
+-- reset when a unit fits.
+allowed = (fits and hold <= max_delay) or cost == 0
 local after = level
-if allowed then
+if allowed and cost > 0 then
 	after = math.min(quota, level + cost)
 end
 remaining = math.floor(quota - after + EPSILON)
@@ -33,9 +36,11 @@ end
 -- Units to drain: admitted, until the next whole slot (not until the queue is empty);
 -- rejected, until the cost fits.
 local overflow = 0
-if not fits then
-	overflow = math.min(level, level + cost - quota)
-elseif allowed and remaining < quota then
+if not allowed then
+	if not fits then
+		overflow = math.min(level, level + cost - quota)
+	end
+elseif remaining < quota then
 	overflow = after - (quota - remaining - 1)
 end
 local us = overflow * period / rate
@@ -49,6 +54,8 @@ else
 end
 --@commit
 level = math.min(quota, level + cost)
+--@charge
+level = level + units
 --@refund
 level = math.max(0, level - units)
 --@describe

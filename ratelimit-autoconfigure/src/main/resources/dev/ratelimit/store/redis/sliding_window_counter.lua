@@ -1,6 +1,7 @@
 -- Sliding window counter (dev.ratelimit.algorithm.SlidingWindowCounter): quota per period
 -- microseconds; estimate = current + previous * (1 - elapsed / period), admitted when
--- estimate + cost <= quota. Fields: window index, current count, previous count.
+-- estimate + cost <= quota; a charge may take the counts past the quota, and nothing fits
+-- until the estimate has fallen. Fields: window index, current count, previous count.
 --@fields index current previous
 --@state elapsed
 --@load
@@ -13,7 +14,9 @@ end
 elapsed = math.max(0, now - index * period)
 --@probe
 local estimate = current + previous * ((period - elapsed) / period)
-allowed = estimate + cost <= quota + EPSILON
+-- A probe of nothing (a peek) only describes: past the quota, remaining 0 and the reset
+-- when a unit fits.
+allowed = estimate + cost <= quota + EPSILON or cost == 0
 -- Admitted, the reset is when one more than the remaining fits (the estimate falls
 -- continuously); rejected, the retry-after is when the cost fits: both are the wait
 -- until `units` fit, the current window holding `holding`.
@@ -56,6 +59,8 @@ else
 end
 --@commit
 current = current + cost
+--@charge
+current = current + units
 --@refund
 local leased_index = math.floor(leased_at / period)
 if leased_index == index and current > 0 then

@@ -3,6 +3,7 @@
 -- oldest first; a unit admitted at t counts while now < t + period. The bucket key holds
 -- nothing of it. Each entry is a list element of its own: a call touches the ends of the
 -- list and the entries that expired, never the whole log, however long the limit makes it.
+-- A charge may take it past the quota: nothing fits until enough entries have expired.
 --@fields
 --@state size oldest
 --@load
@@ -39,12 +40,15 @@ if oldest then
 	end
 end
 --@probe
-allowed = cost <= quota - size
+-- A probe of nothing (a peek) only describes.
+allowed = cost <= quota - size or cost == 0
 if allowed then
-	-- A unit comes back when the oldest entry expires; the request's own entries are the
-	-- oldest when the log was empty.
-	remaining, reset, retry_after = quota - size - cost, 0, 0
-	if size > 0 then
+	-- A unit comes back when the oldest entry expires, past the quota when the log is back
+	-- under it; the request's own entries are the oldest when the log was empty.
+	remaining, reset, retry_after = math.max(0, quota - size - cost), 0, 0
+	if size > quota then
+		reset = math.max(0, tonumber(redis.call('LINDEX', key, size - quota)) + period - now)
+	elseif size > 0 then
 		reset = math.max(0, oldest + period - now)
 	elseif cost > 0 then
 		reset = period
@@ -56,7 +60,7 @@ else
 	if must_expire > 0 then
 		retry_after = math.max(0, tonumber(redis.call('LINDEX', key, must_expire - 1)) + period - now)
 	end
-	remaining, reset = quota - size, retry_after
+	remaining, reset = math.max(0, quota - size), retry_after
 end
 --@commit
 -- Never before the newest entry, so that the log stays in order.
@@ -87,6 +91,31 @@ if size == 0 and cost > 0 then
 	oldest = at
 end
 size = size + cost
+--@charge
+-- Pushed as a commit's are, but at most quota of them: a log holding quota entries of
+-- one instant refuses every request until they expire together, however many more it
+-- would hold, and a cost reported by an upstream never makes a list of its size.
+local at = now
+if size > 0 then
+	at = math.max(now, tonumber(redis.call('LINDEX', key, -1)))
+end
+local pushed = math.min(units, quota)
+local entry = string.format('%d', at)
+local entries = {}
+for i = 1, math.min(pushed, 1000) do
+	entries[i] = entry
+end
+local left = pushed
+while left > 0 do
+	local chunk = math.min(left, 1000)
+	redis.call('RPUSH', key, unpack(entries, 1, chunk))
+	left = left - chunk
+end
+redis.call('PEXPIRE', key, math.ceil((at + period - now) / 1000))
+if size == 0 then
+	oldest = at
+end
+size = size + pushed
 --@refund
 -- The newest entries at or before `leased_at`: a lease's were pushed at that instant, a
 -- held request's at its decision, which a refund's `leased_at` is at or just after; the

@@ -1,21 +1,26 @@
 -- The generic script's entry point, after the algorithms: any tier, in any mode (acquire,
--- lease, refund, peek). Its keys, arguments, stored text and reply:
+-- check, lease, settle, renew, peek). Its keys, arguments, stored text and reply:
 -- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
--- argument counts, reply strides) are declared in front of the script.
+-- argument places and counts, reply strides) are declared in front of the script.
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
 -- from the epoch, as on dev.ratelimit.support.MonotonicClock's timeline.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local mode = ARGV[1]
 local cost = tonumber(ARGV[2])
+local ended = ARGV[ENDED_ARGUMENT] == '1'
 local limit_count = #KEYS - 1
 local bucket = KEYS[#KEYS]
 local stored = redis.call('GET', bucket)
 
--- Nothing to describe, nor to give back to: a refund creates no bucket.
-if (mode == 'peek' or mode == 'refund') and not stored then
+-- Nothing to describe.
+if mode == 'peek' and not stored then
 	return {}
 end
+-- Only the limits that count requests in flight, whose slots live in keys of their own:
+-- a renewal, and a settlement of a bucket gone (it creates none), which still gives back
+-- the request's slots.
+local slots_only = mode == 'renew' or (mode == 'settle' and not stored)
 
 local requests = 0
 local params, states, segments = {}, {}, {}
@@ -50,30 +55,36 @@ for i = 1, limit_count do
 		end
 	end
 	segments[i] = segment
-	states[i] = p.algorithm.load(now, p, tonumber(a), tonumber(b), tonumber(c))
+	if not slots_only or p.algorithm.counts_in_flight then
+		states[i] = p.algorithm.load(now, p, tonumber(a), tonumber(b), tonumber(c))
+	end
 end
 
-if mode == 'peek' then
-	local reply = { requests }
+if slots_only then
 	for i = 1, limit_count do
 		local p = params[i]
-		local _, remaining, reset = p.algorithm.probe(states[i], now, p, 0)
-		local described = p.algorithm.describe(states[i], now, p)
-		reply[#reply + 1] = remaining
-		reply[#reply + 1] = reset
-		for j = 1, STATE_VALUES do
-			reply[#reply + 1] = described[j] ~= nil and tostring(described[j]) or ''
+		if p.algorithm.counts_in_flight then
+			if mode == 'renew' then
+				p.algorithm.renew(states[i], now, p, cost)
+			elseif ended then
+				p.algorithm.release(states[i], now, p)
+			end
 		end
 	end
-	return reply
+	-- The bucket lives at least as long as a lease, so that a request in flight finds it
+	-- when it settles.
+	if mode == 'renew' and stored and redis.call('PTTL', bucket) < lease then
+		redis.call('PEXPIRE', bucket, lease)
+	end
+	return {}
 end
 
 local reply = {}
 if mode == 'lease' then
 	for lot = 0, REFUND_LOTS - 1 do
-		local refund = tonumber(ARGV[7 + 2 * lot])
+		local refund = tonumber(ARGV[FIRST_LOT_ARGUMENT + 2 * lot])
 		if refund > 0 then
-			local refund_at = tonumber(ARGV[8 + 2 * lot])
+			local refund_at = tonumber(ARGV[FIRST_LOT_ARGUMENT + 1 + 2 * lot])
 			for i = 1, limit_count do
 				params[i].algorithm.refund(states[i], now, params[i], refund, refund_at)
 			end
@@ -92,12 +103,38 @@ if mode == 'lease' then
 	reply = { grant, now }
 end
 
-if mode == 'refund' then
-	-- A held request's units, given back where they still count: taken at its decision,
-	-- at or just before now less the time its node held it (timed once Redis answered).
+if mode == 'settle' then
+	-- Units charged without judging, or given back where they still count: taken at the
+	-- request's decision, at or just before now less the time since (timed once Redis
+	-- answered). Then, the exchange ended, its slots.
 	local consumed_at = now - tonumber(ARGV[6])
 	for i = 1, limit_count do
-		params[i].algorithm.refund(states[i], now, params[i], cost, consumed_at)
+		local p = params[i]
+		if cost > 0 then
+			p.algorithm.charge(states[i], now, p, cost)
+		elseif cost < 0 then
+			p.algorithm.refund(states[i], now, p, -cost, consumed_at)
+		end
+		if ended and p.algorithm.counts_in_flight then
+			p.algorithm.release(states[i], now, p)
+		end
+	end
+end
+
+if mode == 'peek' or mode == 'settle' then
+	reply = { requests }
+	for i = 1, limit_count do
+		local p = params[i]
+		local _, remaining, reset = p.algorithm.probe(states[i], now, p, 0)
+		local described = p.algorithm.describe(states[i], now, p)
+		reply[#reply + 1] = remaining
+		reply[#reply + 1] = reset
+		for j = 1, STATE_VALUES do
+			reply[#reply + 1] = described[j] ~= nil and tostring(described[j]) or ''
+		end
+	end
+	if mode == 'peek' then
+		return reply
 	end
 else
 	-- Each decision: admitted, remaining, reset, retry-after, delay (as
@@ -108,11 +145,15 @@ else
 		decisions[i] = { p.algorithm.probe(states[i], now, p, cost) }
 		allowed = allowed and decisions[i][1] == 1
 	end
-	if mode == 'acquire' then
+	if mode == 'acquire' or mode == 'check' then
 		for i = 1, limit_count do
 			local p = params[i]
 			if allowed then
-				p.algorithm.commit(states[i], now, p, cost)
+				-- A check takes only the slots: the other limits' cost is charged once the
+				-- response has shown it.
+				if mode == 'acquire' or p.algorithm.counts_in_flight then
+					p.algorithm.commit(states[i], now, p, cost)
+				end
 			elseif decisions[i][1] == 1 then
 				-- A limit that would have admitted a rejected request consumes nothing: it
 				-- reports what it holds, as dev.ratelimit.algorithm.Bucket does.
@@ -128,7 +169,9 @@ else
 end
 
 -- One write for the whole bucket: a limit left as it was keeps its text as it was read
--- (nothing to format, nothing rounded), a new or changed one is encoded.
+-- (nothing to format, nothing rounded), a new or changed one is encoded. A bucket with
+-- requests in flight lives at least as long as their leases.
+local idle = tonumber(ARGV[3])
 local written = { exact(requests + tonumber(ARGV[5])) }
 for i = 1, limit_count do
 	local segment = segments[i]
@@ -138,6 +181,9 @@ for i = 1, limit_count do
 	if segment then
 		written[#written + 1] = params[i].tag .. ' ' .. segment
 	end
+	if params[i].algorithm.counts_in_flight then
+		idle = math.max(idle, lease)
+	end
 end
-redis.call('SET', bucket, table.concat(written, '|'), 'PX', ARGV[3])
+redis.call('SET', bucket, table.concat(written, '|'), 'PX', idle)
 return reply

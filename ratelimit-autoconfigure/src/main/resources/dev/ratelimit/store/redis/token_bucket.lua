@@ -1,8 +1,10 @@
 -- Token bucket (dev.ratelimit.algorithm.TokenBucket): quota = capacity, rate tokens per
 -- period microseconds. As a meter (max_delay 0) a request without its tokens is rejected;
 -- shaping, it reserves the tokens still to come when they come within max_delay
--- microseconds: the tokens go below zero and it is held until they have come. Fields:
--- tokens, refill instant; none is a full bucket.
+-- microseconds: the tokens go below zero and it is held until they have come. A charge
+-- takes tokens below zero too, metering or shaping: a debt that refills as a reservation
+-- does, and no request has its tokens meanwhile. Fields: tokens, refill instant; none is
+-- a full bucket.
 --@fields tokens at
 --@fractional tokens
 --@load
@@ -12,11 +14,6 @@ elseif now > at then
 	-- A late reading neither refills nor moves the refill instant back.
 	tokens = math.min(quota, tokens + (now - at) * rate / period)
 	at = now
-end
-if max_delay == 0 and tokens < 0 then
-	-- Reserved while the bucket shaped, before a reload made it a meter: a meter holds
-	-- none below zero, as TokenBucket's carryOver has it.
-	tokens = 0
 end
 --@probe
 -- Shaping, the wait for the tokens missing, rounded up to the microsecond so that no
@@ -30,10 +27,13 @@ if max_delay > 0 then
 else
 	allowed = tokens + EPSILON >= cost
 end
+-- A probe of nothing (a peek) only describes: below zero, remaining 0 and the reset
+-- when the next whole token has come.
+allowed = allowed or cost == 0
 local after = tokens
 if allowed then
 	after = tokens - cost
-	if max_delay == 0 then
+	if max_delay == 0 and cost > 0 then
 		after = math.max(0, after)
 	end
 end
@@ -66,6 +66,8 @@ tokens = tokens - cost
 if max_delay == 0 then
 	tokens = math.max(0, tokens)
 end
+--@charge
+tokens = tokens - units
 --@refund
 tokens = math.min(quota, tokens + units)
 --@describe

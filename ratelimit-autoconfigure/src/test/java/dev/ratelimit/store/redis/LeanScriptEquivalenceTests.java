@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Concurrency;
@@ -29,7 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Each algorithm's lean script decides exactly as the generic script: on a real Redis,
  * both judge the same random sequence of costs at the same instants, each on a bucket of
  * its own, and give the same replies and leave the same stored text after every call (for
- * a sliding window log, also the same list and the same expiry set on it). Both are
+ * a sliding window log, also the same list and the same expiry set on it). Between the
+ * calls, both buckets are sometimes charged past their quota by the generic script, so
+ * that the lean script judges the debts it leaves as the generic one does. A concurrency
+ * limit has no lean script. Both are
  * assembled from the same algorithm file ({@link ScriptAssembler}); what this holds equal
  * is the rest: the two drivers' reading and writing of the bucket key, and the two ways
  * the assembler puts the sections together (state carried between them, fields written
@@ -64,8 +68,10 @@ class LeanScriptEquivalenceTests {
 
 	private static final int CALLS = 400;
 
+	private static final SlotLease TEST_SLOTS = SlotLease.of(Duration.ofSeconds(30));
+
 	@ParameterizedTest
-	@EnumSource(Algorithm.class)
+	@EnumSource(value = Algorithm.class, names = "CONCURRENCY", mode = EnumSource.Mode.EXCLUDE)
 	void leanScriptDecidesAndStoresAsTheGenericScript(Algorithm algorithm) {
 		StringRedisTemplate template = redis.blockingTemplate();
 		@SuppressWarnings("rawtypes")
@@ -90,10 +96,10 @@ class LeanScriptEquivalenceTests {
 			long now = 1_750_000_000_000_000L + random.nextLong(periodMicros);
 			if (seed % 3 == 0) {
 				// A tier that had a second limit before a reload: its state stays in the text.
-				String tag = layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE)
+				String tag = layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS)
 					.get(ScriptProtocol.FIXED_ARGUMENTS + ScriptProtocol.ARGUMENTS_PER_LIMIT - 1);
 				// A token bucket's tokens below zero, refilled at now: reservations of a
-				// bucket that shaped, which a meter forgives.
+				// bucket that shaped, or a debt.
 				String fields = switch (algorithm) {
 					case SLIDING_WINDOW_COUNTER -> "1 2 0";
 					case TOKEN_BUCKET -> "-1.5 " + now;
@@ -118,8 +124,15 @@ class LeanScriptEquivalenceTests {
 				long cost = randomCost(random, limit);
 				setTime(template, now);
 				template.delete("fake-expiry");
+				if (random.nextInt(10) == 0) {
+					List<String> charge = withIdleMillis(layout.settleArguments(cost, 0, false, TEST_SLOTS), 2);
+					String context = limit + ", seed " + seed + ", charge " + call + " of " + cost + ", at " + now;
+					assertThat(call(template, generic, layout.keys("lean-" + client), charge)).as(context)
+						.isEqualTo(call(template, generic, genericKeys, charge));
+					template.delete("fake-expiry");
+				}
 				List<Object> expected = call(template, generic, genericKeys,
-						withIdleMillis(layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE), 2));
+						withIdleMillis(layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS), 2));
 				List<Object> actual = call(template, lean, leanKeys, withIdleMillis(layout.leanArguments(cost), 1));
 				String context = limit + ", seed " + seed + ", call " + call + ", cost " + cost + ", at " + now;
 				assertThat(actual).as(context).isEqualTo(expected);
@@ -137,15 +150,26 @@ class LeanScriptEquivalenceTests {
 	}
 
 	@Test
-	void theFakesReplaceTheOnlyReadOfRedisTimeAndTheOnlyExpiryOfALog() {
-		for (String source : List.of(ScriptAssembler.generic(), ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG))) {
-			assertThat(source.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
-			assertThat(source.split("PEXPIRE", -1)).hasSize(2);
-			assertThat(source).contains(EXPIRY_CALL);
-		}
+	void theFakesReplaceTheOnlyReadOfRedisTimeAndEveryExpiry() {
+		String generic = ScriptAssembler.generic();
+		assertThat(generic.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+		assertThat(generic.split("PEXPIRE", -1)).hasSameSizeAs(generic.split(Pattern.quote(EXPIRY_CALL), -1));
+		String leanLog = ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG);
+		assertThat(leanLog.split("PEXPIRE", -1)).hasSize(2);
+		assertThat(leanLog).contains(EXPIRY_CALL);
 		for (Algorithm algorithm : Algorithm.values()) {
-			assertThat(ScriptAssembler.lean(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+			if (ScriptAssembler.hasLeanForm(algorithm)) {
+				assertThat(ScriptAssembler.lean(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+			}
 		}
+	}
+
+	@Test
+	void onlyTheConcurrencyLimitHasNoLeanScriptAndItsTierTakesTheGenericOne() {
+		assertThat(Algorithm.values()).filteredOn((algorithm) -> !ScriptAssembler.hasLeanForm(algorithm))
+			.containsExactly(Algorithm.CONCURRENCY);
+		assertThat(new RedisLayout("rl", "orders", new Tier("free", List.of(new Concurrency(2)))).leanAlgorithm())
+			.isNull();
 	}
 
 	/**
@@ -153,7 +177,7 @@ class LeanScriptEquivalenceTests {
 	 * its speed by defining none, so no algorithm's load, probe or commit may.
 	 */
 	@ParameterizedTest
-	@EnumSource(Algorithm.class)
+	@EnumSource(value = Algorithm.class, names = "CONCURRENCY", mode = EnumSource.Mode.EXCLUDE)
 	void aLeanScriptDefinesNoFunction(Algorithm algorithm) {
 		assertThat(ScriptAssembler.lean(algorithm)).doesNotContainPattern("\\bfunction\\b");
 		assertThat(ScriptAssembler.generic()).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "]");
@@ -181,7 +205,7 @@ class LeanScriptEquivalenceTests {
 				new Tier("free", List.of(new TokenBucket(10, 2, Duration.ofSeconds(1)))));
 		List<String> arguments = layout.leanArguments(3);
 		assertThat(arguments).hasSize(ScriptProtocol.LEAN_ARGUMENTS);
-		List<String> generic = layout.arguments("acquire", 3, 0, 1, Refund.NONE, Refund.NONE);
+		List<String> generic = layout.arguments("acquire", 3, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS);
 		int limit = ScriptProtocol.FIXED_ARGUMENTS;
 		assertThat(arguments).containsExactly("3", generic.get(2), generic.get(limit + 1), generic.get(limit + 2),
 				generic.get(limit + 3), generic.get(limit + 4), generic.get(limit + 5),

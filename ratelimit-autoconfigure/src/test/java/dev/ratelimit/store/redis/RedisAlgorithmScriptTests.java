@@ -322,8 +322,8 @@ class RedisAlgorithmScriptTests {
 	/**
 	 * The tag under which the bucket key holds limit {@code index}'s state.
 	 */
-	private static String tag(RedisLayout layout, int index) {
-		List<String> arguments = layout.arguments("peek", 0, 0, 0, Refund.NONE, Refund.NONE);
+	private String tag(RedisLayout layout, int index) {
+		List<String> arguments = layout.arguments("peek", 0, 0, 0, Refund.NONE, Refund.NONE, this.script.slots());
 		return arguments.get(ScriptProtocol.FIXED_ARGUMENTS + (index + 1) * ScriptProtocol.ARGUMENTS_PER_LIMIT - 1);
 	}
 

@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -23,13 +25,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 /**
  * The Java side and the Lua script agree on {@link ScriptProtocol}: the Lua files use
  * its names rather than numbers of their own, and every algorithm, in one tier, is
- * judged, leased, given back and described through every mode on a real Redis, so that
- * an argument or reply laid out differently on one side fails here.
+ * judged, checked, leased, settled and described through every mode on a real Redis, so
+ * that an argument or reply laid out differently on one side fails here.
  */
 class ScriptProtocolTests {
 
@@ -37,13 +40,24 @@ class ScriptProtocolTests {
 	static final SharedRedis redis = new SharedRedis();
 
 	/**
-	 * One limit of each algorithm, each of ten units, none refilling or ending within a
-	 * test.
+	 * One limit of each algorithm that counts units, each of ten, none refilling or
+	 * ending within a test.
 	 */
-	private static final Tier EVERY_ALGORITHM = new Tier("free",
-			List.of(new FixedWindow(10, Duration.ofDays(1)), new SlidingWindowLog(10, Duration.ofHours(1)),
-					new SlidingWindowCounter(10, Duration.ofDays(1)), new TokenBucket(10, 1, Duration.ofHours(1)),
-					new LeakyBucket(10, 1, Duration.ofHours(1))));
+	private static final List<Limit> RATE_LIMITS = List.of(new FixedWindow(10, Duration.ofDays(1)),
+			new SlidingWindowLog(10, Duration.ofHours(1)), new SlidingWindowCounter(10, Duration.ofDays(1)),
+			new TokenBucket(10, 1, Duration.ofHours(1)), new LeakyBucket(10, 1, Duration.ofHours(1)));
+
+	/**
+	 * The rate limits in one tier, as a lease takes them (the hybrid store refuses
+	 * limits that count requests in flight).
+	 */
+	private static final Tier RATE_ALGORITHMS = new Tier("free", RATE_LIMITS);
+
+	/**
+	 * The rate limits and ten requests in flight.
+	 */
+	private static final Tier EVERY_ALGORITHM = new Tier("free", Stream
+		.concat(RATE_LIMITS.stream(), Stream.of(new Concurrency(10))).toList());
 
 	@Test
 	void theTierCoversEveryAlgorithm() {
@@ -66,14 +80,14 @@ class ScriptProtocolTests {
 		assertThat(driver).contains("FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT", "REFUND_LOTS - 1",
 				"for j = 1, DECISION_VALUES do", "for j = 1, STATE_VALUES do");
 		assertThat(new RedisLayout("rl", "orders", EVERY_ALGORITHM).arguments("acquire", 1, 0, 1, Refund.NONE,
-				Refund.NONE)).hasSize(ScriptProtocol.FIXED_ARGUMENTS
+				Refund.NONE, SlotLease.of(Duration.ofSeconds(1)))).hasSize(ScriptProtocol.FIXED_ARGUMENTS
 						+ ScriptProtocol.ARGUMENTS_PER_LIMIT * EVERY_ALGORITHM.limits().size());
 	}
 
 	@Test
-	void everyAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
+	void everyRateAlgorithmIsJudgedLeasedGivenBackAndDescribedOnRedis() {
 		BucketScript script = new BucketScript(redis.template(), "rl");
-		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
+		RedisLayout layout = script.layouts().layout("orders", RATE_ALGORITHMS);
 		Decision[] acquired = script.acquire(layout, "client", 1).block();
 		assertThat(acquired).hasSize(5).allSatisfy((decision) -> {
 			assertThat(decision.allowed()).isTrue();
@@ -99,10 +113,82 @@ class ScriptProtocolTests {
 		assertThat(snapshot.requests()).isEqualTo(3);
 		assertThat(snapshot.limits()).hasSize(5).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(9));
 		assertThat(snapshot.limits().stream().map(LimitSnapshot::algorithm))
-			.containsExactly(EVERY_ALGORITHM.limits().stream().map((limit) -> limit.algorithm().configName())
+			.containsExactly(RATE_ALGORITHMS.limits().stream().map((limit) -> limit.algorithm().configName())
 				.toArray(String[]::new));
 		assertThat(snapshot.limits().get(0).state()).containsEntry("count", 1L);
 		assertThat(snapshot.limits().get(2).state()).containsEntry("current", 1L).containsEntry("previous", 0L);
+	}
+
+	/**
+	 * A check takes only the slot; a settlement charges and gives back units on every
+	 * limit and, the exchange ended, gives the slot back, replying as a peek; it creates
+	 * no bucket.
+	 */
+	@Test
+	void everyAlgorithmIsCheckedSettledAndDescribedOnRedis() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
+		Decision[] checked = script.check(layout, "client", 1).block();
+		assertThat(checked).hasSize(6).allSatisfy((decision) -> {
+			assertThat(decision.allowed()).isTrue();
+			assertThat(decision.remaining()).isEqualTo(9);
+		});
+		List<LimitSnapshot> afterCheck = describe(script, layout);
+		assertThat(afterCheck.subList(0, 5)).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(10));
+		assertThat(afterCheck.get(5).state()).containsOnly(entry("inFlight", 1L));
+		assertThat(afterCheck.get(5).remaining()).isEqualTo(9);
+		Decision[] charged = script.settle(layout, "client", 3, 0, false).block();
+		assertThat(charged).extracting(Decision::remaining).containsExactly(7L, 7L, 7L, 7L, 7L, 9L);
+		assertThat(describe(script, layout)).extracting(LimitSnapshot::remaining)
+			.containsExactly(7L, 7L, 7L, 7L, 7L, 9L);
+		Decision[] ended = script.settle(layout, "client", -2, 0, true).block();
+		assertThat(ended).extracting(Decision::remaining).containsExactly(9L, 9L, 9L, 9L, 9L, 10L);
+		assertThat(describe(script, layout).get(5).state()).containsOnly(entry("inFlight", 0L));
+		// Settling a bucket there is not creates none.
+		assertThat(script.settle(layout, "nobody", 1, 0, true).blockOptional()).isEmpty();
+		assertThat(redis.template().countExistingKeys(layout.keys("nobody")).block()).isZero();
+	}
+
+	/**
+	 * Each algorithm charged five units past its quota of ten refuses every request, its
+	 * checks too, until the request fits again; its headers say 0 remaining. None refills
+	 * or drains more than a unit an hour, so each wait is known to within the test's run.
+	 */
+	@Test
+	void everyAlgorithmChargedPastItsQuotaRefusesUntilTheRequestFits() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		Duration minute = Duration.ofMinutes(1);
+		for (Limit limit : RATE_LIMITS) {
+			RedisLayout layout = script.layouts().layout("orders", new Tier("free", List.of(limit)));
+			assertThat(script.acquire(layout, "debtor", 1).block()[0].allowed()).isTrue();
+			Decision described = script.settle(layout, "debtor", 14, 0, false).block()[0];
+			assertThat(described.remaining()).as(limit.toString()).isZero();
+			assertThat(described.resetNanos()).as(limit.toString()).isPositive();
+			for (Decision refused : List.of(script.acquire(layout, "debtor", 1).block()[0],
+					script.check(layout, "debtor", 1).block()[0])) {
+				assertThat(refused.allowed()).as(limit.toString()).isFalse();
+				assertThat(refused.remaining()).as(limit.toString()).isZero();
+				assertThat(refused.resetNanos()).isEqualTo(refused.retryAfterNanos());
+				Duration retryAfter = Duration.ofNanos(refused.retryAfterNanos());
+				switch (limit.algorithm()) {
+					// Fifteen in: six units must drain or refill, one an hour.
+					case TOKEN_BUCKET, LEAKY_BUCKET ->
+						assertThat(retryAfter).as(limit.toString()).isBetween(Duration.ofHours(6).minus(minute),
+								Duration.ofHours(6));
+					// All fifteen entries are of this hour, and expire together.
+					case SLIDING_WINDOW_LOG ->
+						assertThat(retryAfter).as(limit.toString()).isBetween(Duration.ofHours(1).minus(minute),
+								Duration.ofHours(1));
+					// Until the window ends.
+					case FIXED_WINDOW -> assertThat(retryAfter).isPositive().isLessThanOrEqualTo(Duration.ofDays(1));
+					// Into the next window, until the fifteen weigh at most nine.
+					default -> assertThat(retryAfter).as(limit.toString()).isGreaterThan(Duration.ofHours(9))
+						.isLessThanOrEqualTo(Duration.ofDays(2));
+				}
+			}
+			List<LimitSnapshot> snapshot = describe(script, layout, "debtor");
+			assertThat(snapshot.get(0).remaining()).as(limit.toString()).isZero();
+		}
 	}
 
 	/**
@@ -139,7 +225,7 @@ class ScriptProtocolTests {
 		assertThat(lease.granted()).isZero();
 		assertThat(lease.decisions()[0].allowed()).isFalse();
 		assertThat(lease.decisions()).allSatisfy((decision) -> assertThat(decision.delayNanos()).isZero());
-		script.refund(layout, "client", 1, 0).block();
+		script.settle(layout, "client", -1, 0, false).block();
 		List<LimitSnapshot> givenBack = describe(script, layout);
 		assertThat(givenBack.get(0).state().get("tokens").doubleValue()).isCloseTo(0.0, within(0.01));
 		assertThat(givenBack.get(1).state().get("level").doubleValue()).isCloseTo(2.0, within(0.01));
@@ -149,7 +235,11 @@ class ScriptProtocolTests {
 	}
 
 	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout) {
-		return new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().limits();
+		return describe(script, layout, "client");
+	}
+
+	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout, String key) {
+		return new BucketReader(script).peek(new BucketId("orders", "free", key), layout).block().limits();
 	}
 
 	private static String read(String file) throws IOException {

@@ -53,6 +53,19 @@ final class TestStores {
 	}
 
 	/**
+	 * A store as above whose slots are leased for {@code slotLease}, started as the
+	 * application context starts it (its probe, its lease renewal); the caller stops it.
+	 */
+	static RedisBucketStore startedRedis(ReactiveStringRedisTemplate template, Duration timeout,
+			RemoteFailureGuard guard, Duration slotLease) {
+		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl", slotLease), timeout, guard,
+				MonotonicClock.SYSTEM, START_UP_WAIT);
+		store.afterSingletonsInstantiated();
+		store.start();
+		return store;
+	}
+
+	/**
 	 * A started hybrid store; the caller stops it.
 	 */
 	static HybridBucketStore hybrid(ReactiveStringRedisTemplate template, Duration timeout, Duration syncInterval,
