@@ -439,11 +439,12 @@ public final class CaffeineBucketStore implements BucketStore {
 	/**
 	 * A bucket expires once idle until it is as good as new
 	 * ({@link dev.ratelimit.algorithm.Bucket#idleNanos}): its tier's idle timeout, longer
-	 * while a limit is in debt, which idleness must not forgive; and not while it holds requests in flight: each comes back to release its
-	 * slot, and a bucket forgotten meanwhile would lose their count (admitting as many
-	 * more) and then take the slots of later requests. Only eviction for maximum-keys
-	 * still removes such a bucket, which no limit on memory can avoid: under that pressure
-	 * its client may have more in flight than its limit, or its debt forgiven.
+	 * while a limit is in debt, which idleness must not forgive; and not while it holds
+	 * requests in flight: each comes back to release its slot, and a bucket forgotten
+	 * meanwhile would lose their count (admitting as many more) and then take the slots
+	 * of later requests. Only eviction for maximum-keys still removes such a bucket, which
+	 * no limit on memory can avoid: under that pressure its client may have more in flight
+	 * than its limit, or its debt forgiven.
 	 */
 	private static final class IdleTimeout implements Expiry<Object, CaffeineBucket> {
 
