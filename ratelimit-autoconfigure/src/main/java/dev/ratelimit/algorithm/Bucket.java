@@ -126,16 +126,25 @@ public abstract class Bucket extends StateWords {
 	 * does, counting it, but when every limit admits it, take it only from the limits
 	 * that {@linkplain Limit#countsInFlight() count requests in flight}: the others check
 	 * that they have room and take nothing, the cost being taken later, if at all, by
-	 * {@link #settle}. The decisions are those {@link #tryAcquire} would answer: the
-	 * limits as the cost would leave them.
+	 * {@link #settle}. An admission reports those limits as they stand, the cost not
+	 * taken (their peek), and the limits counting in flight after taking their slot; a
+	 * rejection is reported as {@link #tryAcquire} reports it.
 	 */
 	public final Verdict check(long nowNanos, long cost) {
 		this.requests++;
 		List<Limit> limits = limits();
 		if (limits.size() == 1) {
 			Limit only = limits.get(0);
-			return Verdict.of(only.countsInFlight() ? only.tryAcquire(this, nowNanos, cost)
-					: only.probe(this, nowNanos, cost));
+			Decision decision = only.probe(this, nowNanos, cost);
+			if (decision.allowed()) {
+				if (only.countsInFlight()) {
+					only.commit(this, nowNanos, cost);
+				}
+				else {
+					decision = only.probe(this, nowNanos, 0);
+				}
+			}
+			return Verdict.of(decision);
 		}
 		LimitState[] states = states();
 		Decision[] decisions = new Decision[states.length];
@@ -148,7 +157,7 @@ public abstract class Bucket extends StateWords {
 			if (allowed && limits.get(i).countsInFlight()) {
 				states[i].commit(nowNanos, cost);
 			}
-			else if (!allowed && decisions[i].allowed()) {
+			else if (decisions[i].allowed()) {
 				decisions[i] = states[i].probe(nowNanos, 0);
 			}
 		}
@@ -259,6 +268,27 @@ public abstract class Bucket extends StateWords {
 			}
 		}
 		return inFlight;
+	}
+
+	/**
+	 * Nanoseconds from {@code nowNanos} until every limit, left idle, is as good as new:
+	 * the longest of their {@linkplain Limit#idleNanos idle times}, each at least its
+	 * limit's idle timeout and longer while it is in debt. Read without the store's lock
+	 * by a cache deciding how long to keep the bucket, as {@link #inFlight()} is, so it
+	 * copes with a bucket another thread is retiring: {@code 0} once its states are gone.
+	 */
+	public final long idleNanos(long nowNanos) {
+		List<Limit> limits = limits();
+		if (limits.size() == 1) {
+			return limits.get(0).idleNanos(this, nowNanos);
+		}
+		// Read once: retiring a bucket drops its states.
+		LimitState[] states = (LimitState[]) extension();
+		long idle = 0;
+		for (int i = 0; states != null && i < states.length; i++) {
+			idle = Math.max(idle, limits.get(i).idleNanos(states[i], nowNanos));
+		}
+		return idle;
 	}
 
 	/**

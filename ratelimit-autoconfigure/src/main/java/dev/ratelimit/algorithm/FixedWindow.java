@@ -111,18 +111,20 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	/**
-	 * In the same window, the count carries over, at most the new limit, so a raised
-	 * limit gives the client the difference at once and a lowered one leaves a client
-	 * that already spent more with nothing left until its window moves on. Another
-	 * window, or another algorithm's state: fresh, as window indexes of another length
-	 * mean nothing.
+	 * In the same window, the count carries over, so a raised limit gives the client the
+	 * difference at once and a lowered one leaves a client that already spent more with
+	 * nothing left until its window moves on. A count past the old limit is a debt for
+	 * units already let through: that debt stays past the new limit, but a lowered limit
+	 * alone creates none: {@code min(count, limit + max(0, count - previousLimit))}.
+	 * Another window, or another algorithm's state: fresh, as window indexes of another
+	 * length mean nothing.
 	 */
 	@Override
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
 		if (previous instanceof FixedWindow old && old.window.equals(this.window)) {
 			long count = roll(from, nowNanos, Nanos.ofValidated(old.window));
 			setWindowIndex(to, windowIndex(from));
-			setCount(to, Math.min(count, this.limit));
+			setCount(to, Math.min(count, this.limit + Math.max(0, count - old.limit)));
 		}
 	}
 

@@ -61,6 +61,23 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 		return Duration.ofNanos(Nanos.ceil(this.capacity / this.drainRate * this.drainPeriod.toNanos()));
 	}
 
+	/**
+	 * The time until the queue has drained, a debt above the capacity included, and never
+	 * less than the idle timeout: in nanoseconds,
+	 * {@code max(idleTimeout, ceil(level * drainPeriod / drainRate) - max(0, now -
+	 * drainedAt))}, where {@code level} and {@code drainedAt} are the state as last
+	 * written (the level at {@code drainedAt}, not drained since), {@code idleTimeout} is
+	 * {@code ceil(capacity / drainRate * drainPeriod)} and the second term is taken as
+	 * {@code 0} for an empty queue. Within the capacity the second term is at most the
+	 * first: only a debt makes it longer.
+	 */
+	@Override
+	public long idleNanos(StateWords state, long nowNanos) {
+		double periodNanos = Nanos.of(this.drainPeriod);
+		long untilEmpty = untilDrained(level(state), periodNanos) - Math.max(0, nowNanos - drainedAt(state));
+		return Math.max(Nanos.ceil(this.capacity / this.drainRate * periodNanos), untilEmpty);
+	}
+
 	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
@@ -206,14 +223,19 @@ public record LeakyBucket(long capacity, double drainRate, Duration drainPeriod,
 	}
 
 	/**
-	 * Drained at the old rate up to now, then the queue's level carries over, at most the
-	 * new capacity; from now on it drains at the new rate. Another algorithm's state:
+	 * Drained at the old rate up to now, then the queue's level carries over; from now on
+	 * it drains at the new rate. A level above the old capacity is a debt for units
+	 * already let through: that debt stays above the new capacity, but a lowered capacity
+	 * alone leaves the client a full queue, not a debt:
+	 * {@code min(level, capacity + max(0, level - previousCapacity))}, as
+	 * {@link TokenBucket#carryOver} keeps what was consumed. Another algorithm's state:
 	 * fresh.
 	 */
 	@Override
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
 		if (previous instanceof LeakyBucket old) {
-			setLevel(to, Math.min(this.capacity, old.drain(from, nowNanos, Nanos.of(old.drainPeriod))));
+			double level = old.drain(from, nowNanos, Nanos.of(old.drainPeriod));
+			setLevel(to, Math.min(level, this.capacity + Math.max(0, level - old.capacity)));
 			setDrainedAt(to, drainedAt(from));
 		}
 	}

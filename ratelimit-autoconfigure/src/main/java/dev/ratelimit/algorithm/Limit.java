@@ -37,6 +37,24 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	}
 
 	/**
+	 * Nanoseconds from {@code nowNanos} until {@code state}, left idle, is as good as new,
+	 * so that a store may forget it then and not before: the {@link #idleTimeout()} for a
+	 * state within its quota, longer for a debt a {@link #charge} left (a bucket below
+	 * empty, above full), which idleness must not forgive; never less than the idle
+	 * timeout, so that it may be measured from any use. A window needs no more: what it
+	 * counts past its limit is forgotten when its windows move on, within the idle
+	 * timeout. A limit that {@linkplain #countsInFlight() counts requests in flight} is
+	 * as good as new only once its slots are released, which no idle time makes happen:
+	 * its store keeps a bucket holding slots whatever this answers.
+	 * <p>
+	 * Reads the state without changing it, so that a cache may call it without the
+	 * store's lock, deciding how long to keep a bucket.
+	 */
+	default long idleNanos(StateWords state, long nowNanos) {
+		return Nanos.saturated(idleTimeout());
+	}
+
+	/**
 	 * How this limit shapes, holding a request it cannot admit at once until it would;
 	 * {@code null} for a limit that meters, admitting at once or rejecting. Only the
 	 * buckets shape: a window admits its whole limit again at each boundary, so requests

@@ -76,6 +76,18 @@ public final class Nanos {
 	}
 
 	/**
+	 * {@code duration} in whole nanoseconds, {@link Long#MAX_VALUE} when they do not fit.
+	 */
+	static long saturated(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	/**
 	 * Rounded to three decimals, for display.
 	 */
 	static double display(double value) {

@@ -47,6 +47,18 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 		return this.window.multipliedBy(2);
 	}
 
+	/**
+	 * The idle timeout, {@code 2 * window} (saturating), whatever the counts: past the
+	 * limit or not, both are forgotten once the window after the current one has ended,
+	 * within two windows of any use. Worked out without a {@link Duration}, as a cache
+	 * asks it on every use.
+	 */
+	@Override
+	public long idleNanos(StateWords state, long nowNanos) {
+		long windowNanos = Nanos.ofValidated(this.window);
+		return (windowNanos > Long.MAX_VALUE / 2) ? Long.MAX_VALUE : 2 * windowNanos;
+	}
+
 	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
@@ -158,16 +170,38 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
 	}
 
 	/**
-	 * In the same window, both counts carry over, each at most the new limit, as for
-	 * {@link FixedWindow#carryOver}. Another window, or another algorithm's state: fresh.
+	 * In the same window, the counts carry over as far as the estimate now may:
+	 * {@code min(estimate, limit + max(0, estimate - previousLimit))}, as for
+	 * {@link FixedWindow#carryOver}. A raised limit gives the client the difference at
+	 * once; an estimate past the old limit is a debt for units already let through, which
+	 * stays past the new limit; a lowered limit alone leaves the client with nothing left,
+	 * not a debt (as counts each capped at the new limit would, the previous one still
+	 * weighing). An estimate brought down loses units of the previous window first, then
+	 * of the current one, rounded down to whole units: the units spent last are those
+	 * kept. Another window, or another algorithm's state: fresh.
 	 */
 	@Override
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
 		if (previous instanceof SlidingWindowCounter old && old.window.equals(this.window)) {
-			roll(from, nowNanos, Nanos.ofValidated(old.window));
+			long windowNanos = Nanos.ofValidated(old.window);
+			double weight = (double) (windowNanos - roll(from, nowNanos, windowNanos)) / windowNanos;
+			long current = currentCount(from);
+			long previousCount = previousCount(from);
+			double estimate = current + previousCount * weight;
+			double most = this.limit + Math.max(0, estimate - old.limit);
 			setWindowIndex(to, windowIndex(from));
-			setCurrentCount(to, Math.min(currentCount(from), this.limit));
-			setPreviousCount(to, Math.min(previousCount(from), this.limit));
+			if (estimate <= most + Nanos.UNIT_EPSILON) {
+				setCurrentCount(to, current);
+				setPreviousCount(to, previousCount);
+			}
+			else if (current >= most) {
+				setCurrentCount(to, Nanos.wholeUnits(most));
+				setPreviousCount(to, 0);
+			}
+			else {
+				setCurrentCount(to, current);
+				setPreviousCount(to, Math.min(previousCount, Nanos.wholeUnits((most - current) / weight)));
+			}
 		}
 	}
 

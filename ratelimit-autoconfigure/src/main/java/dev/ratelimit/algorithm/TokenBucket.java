@@ -69,6 +69,32 @@ public record TokenBucket(long capacity, double refillRate, Duration refillPerio
 		return (this.shaping != null) ? window().plus(this.shaping.maxDelay()) : window();
 	}
 
+	/**
+	 * The time until the bucket is full again, paying back any debt or reservation below
+	 * zero, and never less than the idle timeout: in nanoseconds,
+	 * {@code max(idleTimeout, ceil((capacity - tokens) * refillPeriod / refillRate)
+	 * - max(0, now - refilledAt))}, where {@code tokens} and {@code refilledAt} are the
+	 * state as last written (the tokens held at {@code refilledAt}, not refilled since),
+	 * {@code idleTimeout} is {@code ceil(capacity / refillRate * refillPeriod)}, plus
+	 * {@code max-delay} when shaping, and the second term is taken as {@code 0} when
+	 * {@code tokens >= capacity}. Within the capacity the second term is at most the
+	 * first: only a debt makes it longer.
+	 */
+	@Override
+	public long idleNanos(StateWords state, long nowNanos) {
+		double periodNanos = Nanos.of(this.refillPeriod);
+		long untilFull = untilHolding(this.capacity, tokens(state), periodNanos)
+				- Math.max(0, nowNanos - refilledAt(state));
+		long window = Nanos.ceil(this.capacity / this.refillRate * periodNanos);
+		long idleTimeout = (this.shaping != null) ? saturatedSum(window, this.shaping.maxDelayNanos()) : window;
+		return Math.max(idleTimeout, untilFull);
+	}
+
+	private static long saturatedSum(long a, long b) {
+		long sum = a + b;
+		return (sum < 0) ? Long.MAX_VALUE : sum;
+	}
+
 	@Override
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();

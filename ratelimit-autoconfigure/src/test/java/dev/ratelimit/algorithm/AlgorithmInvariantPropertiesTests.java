@@ -190,6 +190,36 @@ class AlgorithmInvariantPropertiesTests {
 		}
 	}
 
+	/**
+	 * A store forgets a bucket once idle for its {@link Bucket#idleNanos idle time},
+	 * worked out at its last use: by then every limit is as good as new, however deep in
+	 * debt charges left it, and no admission makes that time longer than it was before
+	 * the admission, which is when the Caffeine store works it out.
+	 */
+	@Property(tries = 500)
+	void aBucketIdleForItsIdleTimeIsAsGoodAsNewWhateverItWasCharged(@ForAll("tiers") List<Limit> limits,
+			@ForAll("start") long start, @ForAll("requests") List<Request> requests) {
+		Bucket bucket = Bucket.of(limits, start);
+		long now = start;
+		for (int i = 0; i < requests.size(); i++) {
+			Request request = requests.get(i);
+			now += request.gap();
+			if (i % 3 == 0) {
+				bucket.settle(now, 10L * request.cost(), now, false);
+				continue;
+			}
+			long before = bucket.idleNanos(now);
+			bucket.tryAcquire(now, request.cost());
+			// Give or take the rounding of instants, as the state is refilled or drained.
+			assertThat(bucket.idleNanos(now)).as("idle time after a decision").isLessThanOrEqualTo(before + 2);
+		}
+		long asGoodAsNew = now + bucket.idleNanos(now);
+		for (int i = 0; i < limits.size(); i++) {
+			assertThat(bucket.peek(i, asGoodAsNew).remaining()).as("remaining of %s", limits.get(i))
+				.isEqualTo(limits.get(i).quota());
+		}
+	}
+
 	@Provide
 	Arbitrary<Long> start() {
 		return Arbitraries.longs().between(0, 1_000_000_000_000L);

@@ -27,9 +27,12 @@ class BucketSettlementTests {
 	void aCheckTakesTheSlotButNoUnits() {
 		Verdict verdict = this.bucket.check(NOW, 3);
 		assertThat(verdict.allowed()).isTrue();
-		// As the cost would leave them, were it taken.
-		assertThat(verdict.decision(1).remaining()).isEqualTo(7);
-		assertThat(verdict.decision(2).remaining()).isEqualTo(2);
+		// The slot taken; the rate limits as they stand, for a response not counted.
+		assertThat(verdict.decision(0).remaining()).isEqualTo(1);
+		assertThat(verdict.decision(1).remaining()).isEqualTo(10);
+		assertThat(verdict.decision(1).resetNanos()).isZero();
+		assertThat(verdict.decision(2).remaining()).isEqualTo(5);
+		assertThat(verdict.decision(2).resetNanos()).isZero();
 		assertThat(this.bucket.describe(0, NOW)).containsEntry("inFlight", 1L);
 		assertThat(this.bucket.describe(1, NOW)).containsEntry("tokens", 10.0);
 		assertThat(this.bucket.describe(2, NOW)).containsEntry("count", 0L);
@@ -70,9 +73,25 @@ class BucketSettlementTests {
 		assertThat(slots.check(NOW, 1).allowed()).isFalse();
 		assertThat(slots.inFlight()).isEqualTo(1);
 		Bucket window = Bucket.of(List.of(new FixedWindow(1, MINUTE)), NOW);
-		assertThat(window.check(NOW, 1).reported().remaining()).isZero();
+		assertThat(window.check(NOW, 1).reported().remaining()).isEqualTo(1);
 		assertThat(window.check(NOW, 1).allowed()).isTrue();
 		assertThat(window.inFlight()).isZero();
+		window.settle(NOW, 1, NOW, false);
+		Verdict refused = window.check(NOW, 1);
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.reported().retryAfterNanos()).isEqualTo(50 * SECOND);
+	}
+
+	@Test
+	void aCheckReportsTheRateLimitsAsTheyStandAfterEarlierCharges() {
+		this.bucket.settle(NOW, 4, NOW, false);
+		Verdict verdict = this.bucket.check(NOW, 1);
+		assertThat(verdict.allowed()).isTrue();
+		assertThat(verdict.decision(1).remaining()).isEqualTo(6);
+		assertThat(verdict.decision(2).remaining()).isEqualTo(1);
+		// The window's one left is reported, with its reset.
+		assertThat(verdict.reportedIndex()).isEqualTo(2);
+		assertThat(verdict.reported().resetNanos()).isEqualTo(50 * SECOND);
 	}
 
 	@Test

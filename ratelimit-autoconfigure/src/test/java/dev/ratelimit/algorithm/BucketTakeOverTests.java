@@ -49,22 +49,63 @@ class BucketTakeOverTests {
 	}
 
 	@Test
+	void aFixedWindowsDebtCarriesOverButALoweredLimitCreatesNone() {
+		FixedWindow before = new FixedWindow(5, MINUTE);
+		Bucket lowered = takenOver(charged(before, 8), new FixedWindow(2, MINUTE));
+		// 3 past the old limit stay past the new one.
+		assertThat(lowered.describe(0, NOW)).containsEntry("count", 5L);
+		Bucket raised = takenOver(charged(before, 8), new FixedWindow(10, MINUTE));
+		assertThat(raised.peek(0, NOW).remaining()).isEqualTo(2);
+	}
+
+	@Test
 	void fixedWindowStartsAfreshUnderAnotherWindow() {
 		Bucket after = takenOver(spent(new FixedWindow(3, MINUTE), 3), new FixedWindow(3, Duration.ofHours(1)));
 		assertThat(after.peek(0, NOW).remaining()).isEqualTo(3);
 	}
 
 	@Test
-	void slidingWindowCounterKeepsBothCountsClampedToTheNewLimit() {
+	void slidingWindowCounterUnderALoweredLimitHasNothingLeftKeepingTheCurrentWindowFirst() {
 		Limit before = new SlidingWindowCounter(10, MINUTE);
 		Bucket bucket = Bucket.of(List.of(before), NOW - 60 * SECOND);
 		bucket.tryAcquire(NOW - 60 * SECOND, 5);
 		assertThat(bucket.tryAcquire(NOW, 4).allowed()).isTrue();
+		// An estimate of 4 + 5 * 50/60: brought down to the new limit by the current
+		// window's 4 alone, not each count clamped, which would leave a debt.
 		Bucket after = takenOver(bucket, new SlidingWindowCounter(4, MINUTE));
-		assertThat(after.describe(0, NOW)).containsEntry("current", 4L).containsEntry("previous", 4L);
+		assertThat(after.describe(0, NOW)).containsEntry("current", 4L).containsEntry("previous", 0L);
 		assertThat(after.peek(0, NOW).remaining()).isZero();
 		Bucket other = takenOver(spent(before, 4), new SlidingWindowCounter(4, Duration.ofSeconds(30)));
 		assertThat(other.describe(0, NOW)).containsEntry("current", 0L).containsEntry("previous", 0L);
+	}
+
+	@Test
+	void slidingWindowCounterBroughtDownToALoweredLimitLosesUnitsOfThePreviousWindowFirst() {
+		// Half way through the window: the previous one weighs half.
+		long now = NOW + 20 * SECOND;
+		Bucket after = takenOver(counted(12, 2, now), new SlidingWindowCounter(4, MINUTE), now);
+		// An estimate of 2 + 12 * 0.5, within the old limit, brought down to 2 + 4 * 0.5:
+		// nothing left, until the previous window's weight falls.
+		assertThat(after.describe(0, now)).containsEntry("current", 2L).containsEntry("previous", 4L);
+		assertThat(after.describe(0, now)).containsEntry("estimate", 4.0);
+		assertThat(after.peek(0, now).remaining()).isZero();
+		assertThat(after.peek(0, now).resetNanos()).isEqualTo(15 * SECOND);
+	}
+
+	@Test
+	void aSlidingWindowCountersDebtCarriesOverButALoweredLimitCreatesNone() {
+		long now = NOW + 20 * SECOND;
+		// 2 + 20 * 0.5 = 12, 2 past the old limit: 2 past the new one, 6.
+		Bucket lowered = takenOver(counted(20, 2, now), new SlidingWindowCounter(4, MINUTE), now);
+		assertThat(lowered.describe(0, now)).containsEntry("current", 2L).containsEntry("previous", 8L);
+		assertThat(lowered.describe(0, now)).containsEntry("estimate", 6.0);
+		// 5 + 12 * 0.5 = 11: the current window alone keeps the debt of 1.
+		Bucket current = takenOver(counted(12, 5, now), new SlidingWindowCounter(4, MINUTE), now);
+		assertThat(current.describe(0, now)).containsEntry("current", 5L).containsEntry("previous", 0L);
+		// A raised limit gives the difference: 12 counted against 20, 8 left.
+		Bucket raised = takenOver(counted(20, 2, now), new SlidingWindowCounter(20, MINUTE), now);
+		assertThat(raised.describe(0, now)).containsEntry("current", 2L).containsEntry("previous", 20L);
+		assertThat(raised.peek(0, now).remaining()).isEqualTo(8);
 	}
 
 	@Test
@@ -125,6 +166,18 @@ class BucketTakeOverTests {
 	}
 
 	@Test
+	void aLeakyBucketsDebtCarriesOverButALoweredCapacityCreatesNone() {
+		LeakyBucket before = new LeakyBucket(10, 1, Duration.ofSeconds(1));
+		// 4 above the old capacity stay above the new one.
+		Bucket lowered = takenOver(charged(before, 14), new LeakyBucket(5, 1, Duration.ofSeconds(1)));
+		assertThat(lowered.describe(0, NOW)).containsEntry("level", 9.0);
+		assertThat(lowered.peek(0, NOW).remaining()).isZero();
+		Bucket raised = takenOver(charged(before, 14), new LeakyBucket(20, 1, Duration.ofSeconds(1)));
+		assertThat(raised.describe(0, NOW)).containsEntry("level", 14.0);
+		assertThat(raised.peek(0, NOW).remaining()).isEqualTo(6);
+	}
+
+	@Test
 	void anotherAlgorithmStartsAfresh() {
 		Bucket after = takenOver(spent(new FixedWindow(3, MINUTE), 3), new SlidingWindowCounter(3, MINUTE));
 		assertThat(after.peek(0, NOW).remaining()).isEqualTo(3);
@@ -152,9 +205,30 @@ class BucketTakeOverTests {
 		return bucket;
 	}
 
+	private static Bucket charged(Limit limit, long units) {
+		Bucket bucket = Bucket.of(List.of(limit), NOW);
+		bucket.settle(NOW, units, NOW, false);
+		return bucket;
+	}
+
+	/**
+	 * A sliding window counter of 10 a minute that counted {@code previous} units in the
+	 * window before the one of {@code nowNanos} and {@code current} in it.
+	 */
+	private static Bucket counted(long previous, long current, long nowNanos) {
+		Bucket bucket = Bucket.of(List.of(new SlidingWindowCounter(10, MINUTE)), nowNanos - 60 * SECOND);
+		bucket.settle(nowNanos - 60 * SECOND, previous, nowNanos, false);
+		bucket.settle(nowNanos, current, nowNanos, false);
+		return bucket;
+	}
+
 	private static Bucket takenOver(Bucket previous, Limit next) {
-		Bucket bucket = Bucket.of(List.of(next), NOW);
-		bucket.takeOver(previous, NOW);
+		return takenOver(previous, next, NOW);
+	}
+
+	private static Bucket takenOver(Bucket previous, Limit next, long nowNanos) {
+		Bucket bucket = Bucket.of(List.of(next), nowNanos);
+		bucket.takeOver(previous, nowNanos);
 		return bucket;
 	}
 

@@ -69,14 +69,14 @@ class ExchangeSettlementTests {
 		assertThat(fixture.store.acquires).hasValue(0);
 		get(client, "/login/denied").expectStatus().isUnauthorized().expectHeader().valueEquals("RateLimit-Remaining",
 				"20");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(10);
+		assertThat(fixture.used()).isEqualTo(10);
 		assertThat(fixture.settled).containsExactly("charged:10");
 		get(client, "/login/denied").expectStatus().isUnauthorized();
 		get(client, "/login/denied").expectStatus()
 			.isUnauthorized()
 			.expectHeader()
 			.valueEquals("RateLimit-Remaining", "0");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(30);
+		assertThat(fixture.used()).isEqualTo(30);
 		// Exhausted: even a request that would succeed is refused.
 		get(client, "/login/ok").expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
 		assertThat(fixture.store.settlements).extracting(Settlement::units).containsExactly(10L, 10L, 10L);
@@ -90,7 +90,7 @@ class ExchangeSettlementTests {
 		WebTestClient client = fixture.client(LOGIN);
 		get(client, "/login/boom").expectStatus().isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
 		get(client, "/login/denied").expectStatus().isUnauthorized();
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(10);
+		assertThat(fixture.used()).isEqualTo(10);
 		assertThat(fixture.settled).containsExactly("charged:10");
 	}
 
@@ -105,11 +105,11 @@ class ExchangeSettlementTests {
 			.doesNotExist("X-Tokens")
 			.expectHeader()
 			.valueEquals("RateLimit-Remaining", "97");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(3);
+		assertThat(fixture.used()).isEqualTo(3);
 		get(client, "/tokens/50").expectHeader().valueEquals("RateLimit-Remaining", "47");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(53);
+		assertThat(fixture.used()).isEqualTo(53);
 		get(client, "/tokens/many").expectStatus().isOk().expectHeader().doesNotExist("X-Tokens");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(63);
+		assertThat(fixture.used()).isEqualTo(63);
 		assertThat(fixture.store.settlements).extracting(Settlement::units).containsExactly(-7L, 40L);
 		assertThat(fixture.settled).containsExactly("refunded:7", "charged:40", "unreadable:header-malformed");
 	}
@@ -126,11 +126,11 @@ class ExchangeSettlementTests {
 			.valueEquals("RateLimit-Remaining", "90")
 			.expectBody(String.class)
 			.isEqualTo("{\"id\":\"chat-1\",\"total_tokens\":42}");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(42);
+		assertThat(fixture.used()).isEqualTo(42);
 		get(client, "/json/2.5").expectStatus().isOk();
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(45);
+		assertThat(fixture.used()).isEqualTo(45);
 		get(client, "/text").expectStatus().isOk().expectBody(String.class).isEqualTo("42");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(55);
+		assertThat(fixture.used()).isEqualTo(55);
 		assertThat(fixture.settled).containsExactly("charged:32", "refunded:7", "unreadable:media-type");
 	}
 
@@ -141,7 +141,7 @@ class ExchangeSettlementTests {
 		assertThat(sent.completed).isTrue();
 		assertThat(fixture.store.settlements).containsExactly(new Settlement(0,
 				fixture.store.settlements.get(0).admittedNanosAgo(), true, false));
-		assertThat(fixture.store.inFlight(fixture.bucket())).isZero();
+		assertThat(fixture.inFlight()).isZero();
 		assertThat(fixture.settled).containsExactly("taken", "released");
 	}
 
@@ -151,7 +151,7 @@ class ExchangeSettlementTests {
 		Sent sent = fixture.send(fixture.filterJudge(), (exchange) -> Mono.error(new IllegalStateException("reset")));
 		assertThat(sent.failed).isTrue();
 		assertThat(fixture.store.settlements).hasSize(1).allMatch(Settlement::ended);
-		assertThat(fixture.store.inFlight(fixture.bucket())).isZero();
+		assertThat(fixture.inFlight()).isZero();
 		assertThat(fixture.settled).containsExactly("taken", "released");
 	}
 
@@ -164,16 +164,16 @@ class ExchangeSettlementTests {
 		Sent third = fixture.send(judge, (exchange) -> Mono.never());
 		assertThat(third.forwarded).isFalse();
 		assertThat(third.exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
-		assertThat(fixture.store.inFlight(fixture.bucket())).isEqualTo(2);
+		assertThat(fixture.inFlight()).isEqualTo(2);
 		assertThat(fixture.store.settlements).isEmpty();
 		first.subscription.dispose();
 		first.subscription.dispose();
 		assertThat(fixture.store.settlements).hasSize(1).allMatch(Settlement::ended);
-		assertThat(fixture.store.inFlight(fixture.bucket())).isEqualTo(1);
+		assertThat(fixture.inFlight()).isEqualTo(1);
 		Sent fourth = fixture.send(judge, (exchange) -> Mono.empty());
 		assertThat(fourth.completed).isTrue();
 		second.subscription.dispose();
-		assertThat(fixture.store.inFlight(fixture.bucket())).isZero();
+		assertThat(fixture.inFlight()).isZero();
 		assertThat(fixture.store.settlements).hasSize(3);
 		assertThat(fixture.settled).containsExactly("taken", "taken", "released", "taken", "released", "released");
 	}
@@ -187,8 +187,8 @@ class ExchangeSettlementTests {
 		sent.subscription.dispose();
 		assertThat(fixture.store.settlements).extracting(Settlement::units).containsExactly(0L);
 		assertThat(fixture.store.settlements).allMatch(Settlement::ended);
-		assertThat(fixture.store.used(fixture.bucket())).isZero();
-		assertThat(fixture.store.inFlight(fixture.bucket())).isZero();
+		assertThat(fixture.used()).isZero();
+		assertThat(fixture.inFlight()).isZero();
 	}
 
 	@Test
@@ -216,7 +216,7 @@ class ExchangeSettlementTests {
 		get(client, "/login/denied").expectStatus().isUnauthorized();
 		get(client, "/login/denied").expectStatus().isUnauthorized().expectHeader().valueEquals("RateLimit-Remaining",
 				"0");
-		assertThat(fixture.store.used(fixture.bucket())).isEqualTo(30);
+		assertThat(fixture.used()).isEqualTo(30);
 		assertThat(fixture.settled).containsExactly("charged:30");
 	}
 

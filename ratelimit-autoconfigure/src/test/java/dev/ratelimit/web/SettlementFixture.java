@@ -16,8 +16,9 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
-import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -33,16 +34,24 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Policy {@code llm} (one tier, keyed by the {@code X-Client} header, cost 10 unless a
- * test says otherwise) on {@link LedgerStore}, as the plain WebFlux filter serves it on
- * route {@code llm-route} in front of a router function, or as its judge alone in front
- * of an upstream {@code Mono} a test controls. Records what the listeners are told of
- * settlements.
+ * test says otherwise) on the Caffeine store, on a clock that never moves (half way
+ * through a minute window), through a {@link RecordingStore}, as the plain WebFlux
+ * filter serves it on route {@code llm-route} in front of a router function, or as its
+ * judge alone in front of an upstream {@code Mono} a test controls. Records what the
+ * listeners are told of settlements.
  */
 final class SettlementFixture {
 
 	static final String CLIENT = "tenant-a";
 
-	final LedgerStore store = new LedgerStore();
+	/**
+	 * Half way through a minute window of the clock's timeline: a settlement places the
+	 * units it gives back by the time elapsed since admission on the system's clock,
+	 * which moves, so they were counted in this window.
+	 */
+	private static final long NOW = 630_000_000_000L;
+
+	final RecordingStore store = new RecordingStore(new CaffeineBucketStore(() -> NOW, 1000));
 
 	/**
 	 * What the listeners were told of settlements, in order: {@code charged:N},
@@ -71,8 +80,30 @@ final class SettlementFixture {
 				null, this.afterResponse);
 	}
 
-	BucketId bucket() {
-		return new BucketId("llm", this.tier.name(), CLIENT);
+	/**
+	 * The units the client's window limit counts.
+	 */
+	long used() {
+		return state("count");
+	}
+
+	/**
+	 * The client's requests in flight, as its concurrency limit counts them.
+	 */
+	long inFlight() {
+		return state("inFlight");
+	}
+
+	private long state(String name) {
+		BucketSnapshot snapshot = this.store.caffeine.bucket(policy(), CLIENT).blockFirst();
+		return snapshot.limits()
+			.stream()
+			.filter((limit) -> limit.state().containsKey(name))
+			.findFirst()
+			.orElseThrow()
+			.state()
+			.get(name)
+			.longValue();
 	}
 
 	RequestJudges judges() {

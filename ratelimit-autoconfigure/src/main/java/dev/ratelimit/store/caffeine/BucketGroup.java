@@ -1,6 +1,5 @@
 package dev.ratelimit.store.caffeine;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -11,18 +10,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Caffeine store's buckets of one tier of one policy: what they all share (their
- * policy and tier, the limits, the idle timeout), held once rather than per bucket, and
- * each bucket refers to it.
+ * policy and tier, the limits), held once rather than per bucket, and each bucket
+ * refers to it.
  */
 final class BucketGroup {
-
-	/**
-	 * Caffeine moves an entry's expiry on a read or update only when it moves by more
-	 * than a second (its {@code EXPIRE_WRITE_TOLERANCE}), so an entry used again within a
-	 * second may expire up to a second before its last use's timeout: kept a second
-	 * longer, a bucket never expires while its state still counts.
-	 */
-	private static final Duration EXPIRY_TOLERANCE = Duration.ofSeconds(1);
 
 	final String policy;
 
@@ -40,12 +31,6 @@ final class BucketGroup {
 	 * The tier's limit when it has one only, else {@code null}.
 	 */
 	final @Nullable Limit onlyLimit;
-
-	/**
-	 * How long the cache keeps a bucket after its last use: the time it takes to be as
-	 * good as new, plus Caffeine's expiry tolerance.
-	 */
-	final long idleTimeoutNanos;
 
 	/**
 	 * Whether a bucket keeps only words, so that its key may be packed beside them.
@@ -69,19 +54,9 @@ final class BucketGroup {
 		this.tier = tier;
 		this.limits = tier.limits();
 		this.onlyLimit = (this.limits.size() == 1) ? this.limits.get(0) : null;
-		this.idleTimeoutNanos = saturatedNanos(tier.idleTimeout().plus(EXPIRY_TOLERANCE));
 		this.keepsOnlyWords = Bucket.keepsOnlyWords(this.limits);
 		this.countsInFlight = this.limits.stream().anyMatch(Limit::countsInFlight);
 		this.policyBuckets = policyBuckets;
-	}
-
-	private static long saturatedNanos(Duration duration) {
-		try {
-			return duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE;
-		}
 	}
 
 }

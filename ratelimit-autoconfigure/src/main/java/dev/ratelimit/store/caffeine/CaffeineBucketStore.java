@@ -37,12 +37,13 @@ import reactor.core.publisher.Mono;
  * Buckets in this node's memory, in one Caffeine cache bounded by a maximum number of
  * keys. A bucket expires once it has been idle for its tier's idle timeout, when it
  * would be as good as new anyway, so memory stays flat however many clients come and
- * go; a bucket holding requests in flight, only once they have ended. Each decision holds the lock {@link BucketLocks} picks for its bucket: there is no
- * global lock.
+ * go; a bucket in debt, only once it would have paid it back; a bucket holding requests
+ * in flight, only once they have ended. Each decision holds the lock {@link BucketLocks}
+ * picks for its bucket: there is no global lock.
  * <p>
  * A bucket is one object holding its state and its identity, the cache's key and value
- * at once (see {@link CaffeineBucket}); what the buckets of a tier share (limits, idle
- * timeout) is held once per tier, in its {@link BucketGroup}. When the cache is full,
+ * at once (see {@link CaffeineBucket}); what the buckets of a tier share (its limits) is
+ * held once per tier, in its {@link BucketGroup}. When the cache is full,
  * evicting a bucket while a request is being judged against it lets the next request
  * start a fresh one: under that pressure a client may get a new quota, never a crash.
  * <p>
@@ -148,7 +149,7 @@ public final class CaffeineBucketStore implements BucketStore {
 				if (!bucket.retired()) {
 					Verdict verdict = bucket.tryAcquire(now, cost);
 					if (bucket.group.countsInFlight) {
-						keepWhileInFlight(bucket);
+						reworkExpiry(bucket);
 					}
 					return verdict;
 				}
@@ -185,7 +186,7 @@ public final class CaffeineBucketStore implements BucketStore {
 				if (!bucket.retired()) {
 					Verdict verdict = bucket.check(now, cost);
 					if (bucket.group.countsInFlight) {
-						keepWhileInFlight(bucket);
+						reworkExpiry(bucket);
 					}
 					return verdict;
 				}
@@ -219,9 +220,8 @@ public final class CaffeineBucketStore implements BucketStore {
 			try {
 				if (!bucket.retired()) {
 					bucket.settle(now, settlement.units(), now - settlement.admittedNanosAgo(), settlement.ended());
-					if (bucket.group.countsInFlight) {
-						keepWhileInFlight(bucket);
-					}
+					// A charge may have put it in debt, or a release freed its last slot.
+					reworkExpiry(bucket);
 					return bucket.peek(now);
 				}
 			}
@@ -234,15 +234,20 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * Have the cache work out again, under the lock of {@code bucket}, a bucket of a tier
-	 * that counts requests in flight, how long to keep it ({@link IdleTimeout}): for as
-	 * long as it holds slots, since each will come back to it to release its slot, then
-	 * its idle timeout. Under the lock, so that the last word is that of the state as it
-	 * is now: a lookup on another thread, without it, may have worked it out from the
-	 * state before, and every lookup of this bucket is followed by this under its lock.
-	 * Off the decision's hot path, which only tests the group's flag.
+	 * Have the cache work out again, under the lock of {@code bucket}, how long to keep it
+	 * ({@link IdleTimeout}): for as long as it holds slots, since each will come back to
+	 * it to release its slot, else until it is as good as new, a debt paid back. Under the
+	 * lock, so that the last word is that of the state as it is now: a lookup on another
+	 * thread, without it, may have worked it out from the state before. Done after every
+	 * decision of a tier that counts requests in flight, whose every lookup is then
+	 * followed by this, and after every settlement. A decision of another tier needs
+	 * none: its lookup worked the expiry out from the state before it, and no admission
+	 * leaves a bucket longer to be as good as new than that. A lookup of such a tier
+	 * racing a settlement may still have the last word with the state before it (rarely:
+	 * Caffeine sets an expiry only if unchanged since it read it), until the bucket's next
+	 * use. Off the decision's hot path, which only tests the group's flag.
 	 */
-	private void keepWhileInFlight(CaffeineBucket bucket) {
+	private void reworkExpiry(CaffeineBucket bucket) {
 		this.cache.getIfPresent(bucket);
 	}
 
@@ -432,33 +437,50 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	/**
-	 * A bucket expires once idle for its tier's idle timeout, but not while it holds
+	 * A bucket expires once idle until it is as good as new
+	 * ({@link dev.ratelimit.algorithm.Bucket#idleNanos}): its tier's idle timeout, longer
+	 * while a limit is in debt, which idleness must not forgive; and not while it holds
 	 * requests in flight: each comes back to release its slot, and a bucket forgotten
 	 * meanwhile would lose their count (admitting as many more) and then take the slots
 	 * of later requests. Only eviction for maximum-keys still removes such a bucket, which
 	 * no limit on memory can avoid: under that pressure its client may have more in flight
-	 * than its limit.
+	 * than its limit, or its debt forgiven.
 	 */
 	private static final class IdleTimeout implements Expiry<Object, CaffeineBucket> {
 
+		/**
+		 * Caffeine moves an entry's expiry on a read or update only when it moves by more
+		 * than a second (its {@code EXPIRE_WRITE_TOLERANCE}), so an entry used again within a
+		 * second may expire up to a second before its last use's timeout: kept a second
+		 * longer, a bucket never expires while its state still counts.
+		 */
+		private static final long EXPIRY_TOLERANCE_NANOS = 1_000_000_000L;
+
 		@Override
 		public long expireAfterCreate(Object key, CaffeineBucket bucket, long currentTime) {
-			return keptFor(bucket);
+			return keptFor(bucket, currentTime);
 		}
 
 		@Override
 		public long expireAfterUpdate(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
-			return keptFor(bucket);
+			return keptFor(bucket, currentTime);
 		}
 
 		@Override
 		public long expireAfterRead(Object key, CaffeineBucket bucket, long currentTime, long currentDuration) {
-			return keptFor(bucket);
+			return keptFor(bucket, currentTime);
 		}
 
-		private static long keptFor(CaffeineBucket bucket) {
-			BucketGroup group = bucket.group;
-			return (group.countsInFlight && bucket.inFlight() > 0) ? Long.MAX_VALUE : group.idleTimeoutNanos;
+		/**
+		 * How long to keep {@code bucket} from {@code nowNanos}, a reading of the store's
+		 * clock, the cache's ticker.
+		 */
+		private static long keptFor(CaffeineBucket bucket, long nowNanos) {
+			if (bucket.group.countsInFlight && bucket.inFlight() > 0) {
+				return Long.MAX_VALUE;
+			}
+			long idle = bucket.idleNanos(nowNanos);
+			return (idle < Long.MAX_VALUE - EXPIRY_TOLERANCE_NANOS) ? idle + EXPIRY_TOLERANCE_NANOS : Long.MAX_VALUE;
 		}
 
 	}

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Caffeine store's side of a request settled after its response: a check that
  * takes only the slots, a settlement applied to the bucket serving the client, and a
- * bucket holding slots kept until they come back.
+ * bucket holding slots kept until they come back, or in debt until it is paid back.
  */
 class CaffeineBucketStoreSettlementTests {
 
@@ -51,7 +51,11 @@ class CaffeineBucketStoreSettlementTests {
 
 	@Test
 	void aCheckTakesTheSlotButNoUnits() {
-		assertThat(this.store.check(this.alice, this.api, 4).block().allowed()).isTrue();
+		Verdict checked = this.store.check(this.alice, this.api, 4).block();
+		assertThat(checked.allowed()).isTrue();
+		// The window as it stands, for a response not counted.
+		assertThat(checked.decision(0).remaining()).isEqualTo(1);
+		assertThat(checked.decision(1).remaining()).isEqualTo(10);
 		assertThat(state(this.alice, 0)).containsEntry("inFlight", 1L);
 		assertThat(state(this.alice, 1)).containsEntry("count", 0L);
 		assertThat(this.store.checkNow(this.alice, this.api, 11).allowed()).isFalse();
@@ -123,6 +127,36 @@ class CaffeineBucketStoreSettlementTests {
 		this.time.addAndGet(SECOND);
 		assertThat(this.store.bucket(this.llm, "203.0.113.7").collectList().block()).isEmpty();
 		assertThat(this.store.settle(id, this.slots, new Settlement(0, 0, true, false)).blockOptional()).isEmpty();
+	}
+
+	@Test
+	void aChargeIntoDebtKeepsTheBucketUntilItIsPaidBack() {
+		BucketId id = new BucketId("llm", "tokens", "alice");
+		this.store.acquireNow(id, this.tokens, 1);
+		// 41 tokens short of nothing at 1 a second: full again in 51 seconds, not 10.
+		this.store.settle(id, this.tokens, new Settlement(50, 0, true, false)).block();
+		this.time.addAndGet(30 * SECOND);
+		assertThat(state(id, 0)).containsEntry("tokens", -11.0);
+		// A request refused meanwhile keeps the bucket as long, and no longer.
+		assertThat(this.store.acquireNow(id, this.tokens, 1).allowed()).isFalse();
+		// Then the expiry tolerance.
+		this.time.addAndGet(22 * SECOND - 1);
+		assertThat(this.store.bucket(this.llm, "alice").collectList().block()).hasSize(1);
+		this.time.addAndGet(1);
+		assertThat(this.store.bucket(this.llm, "alice").collectList().block()).isEmpty();
+	}
+
+	@Test
+	void aDebtCarriedOverByAReloadKeepsTheBucketToo() {
+		BucketId id = new BucketId("llm", "tokens", "alice");
+		this.store.acquireNow(id, this.tokens, 1);
+		this.store.settle(id, this.tokens, new Settlement(50, 0, true, false)).block();
+		Tier reloaded = new Tier("tokens", List.of(new TokenBucket(10, 1, Duration.ofSeconds(1))));
+		assertThat(this.store.acquireNow(id, reloaded, 1).allowed()).isFalse();
+		this.time.addAndGet(52 * SECOND - 1);
+		assertThat(this.store.bucket(this.llm, "alice").collectList().block()).hasSize(1);
+		this.time.addAndGet(1);
+		assertThat(this.store.bucket(this.llm, "alice").collectList().block()).isEmpty();
 	}
 
 	@Test
