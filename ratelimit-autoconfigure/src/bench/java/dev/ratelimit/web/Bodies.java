@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
 import dev.ratelimit.policy.JsonPointer;
@@ -52,7 +53,7 @@ enum Bodies {
 	}
 
 	static Bodies named(String name) {
-		return valueOf(name.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+		return valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
 	}
 
 	/**
