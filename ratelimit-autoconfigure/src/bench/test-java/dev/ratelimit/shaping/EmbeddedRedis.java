@@ -10,13 +10,13 @@ import redis.embedded.RedisServer;
  * The embedded Redis the tests use, on a free port of the loopback interface, without
  * persistence.
  */
-final class EmbeddedRedis implements AutoCloseable {
+public final class EmbeddedRedis implements AutoCloseable {
 
 	private final RedisServer server;
 
 	private final int port;
 
-	EmbeddedRedis() {
+	public EmbeddedRedis() {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			this.port = socket.getLocalPort();
 		}
@@ -37,7 +37,7 @@ final class EmbeddedRedis implements AutoCloseable {
 		}
 	}
 
-	int port() {
+	public int port() {
 		return this.port;
 	}
 

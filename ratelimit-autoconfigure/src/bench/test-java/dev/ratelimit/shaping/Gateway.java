@@ -11,10 +11,11 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * A whole gateway application in this JVM, on a free port of the loopback interface,
+ * A whole gateway application in this JVM (the shaping one; the after-response
+ * measurements start it too), on a free port of the loopback interface,
  * its routes and policies given as properties.
  */
-final class Gateway implements AutoCloseable {
+public final class Gateway implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
@@ -22,7 +23,7 @@ final class Gateway implements AutoCloseable {
 		this.context = context;
 	}
 
-	static Gateway start(List<String> properties) {
+	public static Gateway start(List<String> properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
 				"spring.main.banner-mode=off", "logging.level.root=warn",
 				// The cost measurement holds 10,000 at once, beside what it forwards.
@@ -34,7 +35,7 @@ final class Gateway implements AutoCloseable {
 			.run());
 	}
 
-	int port() {
+	public int port() {
 		return ((WebServerApplicationContext) this.context).getWebServer().getPort();
 	}
 

@@ -6,12 +6,12 @@ import java.time.Duration;
  * Waiting for the machine: for a gateway to finish what it was doing, or between
  * readings of a state that has no event to wait on.
  */
-final class Pause {
+public final class Pause {
 
 	private Pause() {
 	}
 
-	static void of(Duration duration) {
+	public static void of(Duration duration) {
 		try {
 			Thread.sleep(duration.toMillis());
 		}

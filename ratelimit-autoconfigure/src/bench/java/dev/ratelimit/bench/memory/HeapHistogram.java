@@ -15,11 +15,11 @@ import javax.management.ObjectName;
  * @param bytesByClass shallow bytes of all live instances, per class name
  * @param instancesByClass live instances per class name
  */
-record HeapHistogram(Map<String, Long> bytesByClass, Map<String, Long> instancesByClass) {
+public record HeapHistogram(Map<String, Long> bytesByClass, Map<String, Long> instancesByClass) {
 
 	private static final Pattern LINE = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
-	static HeapHistogram take() {
+	public static HeapHistogram take() {
 		String text;
 		try {
 			text = (String) ManagementFactory.getPlatformMBeanServer()
@@ -41,14 +41,14 @@ record HeapHistogram(Map<String, Long> bytesByClass, Map<String, Long> instances
 		return new HeapHistogram(bytes, instances);
 	}
 
-	long totalBytes() {
+	public long totalBytes() {
 		return this.bytesByClass.values().stream().mapToLong(Long::longValue).sum();
 	}
 
 	/**
 	 * Bytes per class that {@code later} holds beyond this histogram.
 	 */
-	Map<String, Long> growthTo(HeapHistogram later) {
+	public Map<String, Long> growthTo(HeapHistogram later) {
 		Map<String, Long> growth = new HashMap<>();
 		later.bytesByClass.forEach((name, bytes) -> {
 			long delta = bytes - this.bytesByClass.getOrDefault(name, 0L);

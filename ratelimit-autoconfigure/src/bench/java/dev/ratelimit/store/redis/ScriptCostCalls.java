@@ -80,7 +80,8 @@ public final class ScriptCostCalls {
 			call.add(name);
 			call.add(Integer.toString(keys.size()));
 			call.addAll(keys);
-			call.addAll(lean ? layout.leanArguments(1) : layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE));
+			call.addAll(lean ? layout.leanArguments(1) : layout.arguments("acquire", 1, 0, 1, Refund.NONE, Refund.NONE,
+					SlotLease.of(Duration.ofMinutes(1))));
 			lines.add(String.join(FIELD_SEPARATOR, call));
 			if (lean) {
 				write(directory.resolve("script-" + name + ".lua"), ScriptAssembler.lean(layout.leanAlgorithm()));
