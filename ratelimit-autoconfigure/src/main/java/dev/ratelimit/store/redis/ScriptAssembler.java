@@ -39,6 +39,11 @@ import dev.ratelimit.algorithm.Algorithm;
  * {@code units} taken at the instant {@code leased_at}: a lease's, or a held request's
  * decision, which is at or just before it. {@code --@describe}: sets {@code described},
  * the state for display. The last three are the generic script's only.</li>
+ * <li>{@code --@idle}, optional: sets {@code idle}, the microseconds until the state,
+ * left idle, is as good as new, as {@link dev.ratelimit.algorithm.Limit#idleNanos} gives
+ * it but without its floor, the idle timeout: the drivers keep the bucket key for the
+ * longest of these and the tier's idle timeout, so that no debt is forgiven by its
+ * expiry. An algorithm whose state needs no longer than its idle timeout has none.</li>
  * <li>{@code --@release} and {@code --@renew}, only in a limit that counts requests in
  * flight (which they mark so): give back the slot of a request whose exchange ended, and
  * renew the calling node's lease on the {@code held} slots it still counts. Such a limit
@@ -51,8 +56,8 @@ import dev.ratelimit.algorithm.Algorithm;
  * log's list, the concurrency limit's hash), and runs in a block of its own, so that its
  * own locals stay its own. The generic form wraps each section in a function of the
  * algorithm's table, its state in a table per limit; the lean form puts load, probe and
- * commit one after the other in {@code one_limit_driver.lua}, in place of its line
- * {@code --@algorithm}.
+ * commit (then idle) one after the other in {@code one_limit_driver.lua}, in place of its
+ * line {@code --@algorithm}.
  */
 final class ScriptAssembler {
 
@@ -89,7 +94,7 @@ final class ScriptAssembler {
 	private static final List<String> IN_FLIGHT_SECTIONS = List.of("release", "renew");
 
 	private static final List<String> SECTIONS = List.of("fields", "fractional", "state", "load", "probe",
-			"commit", "charge", "refund", "release", "renew", "describe");
+			"commit", "charge", "refund", "release", "renew", "idle", "describe");
 
 	private ScriptAssembler() {
 	}
@@ -149,6 +154,9 @@ final class ScriptAssembler {
 		}
 		lua.append("\treply = { 1, remaining, reset, retry_after, delay }\nelse\n")
 			.append("\treply = { 0, remaining, reset, retry_after, 0 }\nend\n");
+		if (source.section("idle") != null) {
+			lua.append(block("", source.section("idle")));
+		}
 		return lua.append(driver, place + ALGORITHM_PLACE.length(), driver.length()).toString();
 	}
 
@@ -214,6 +222,12 @@ final class ScriptAssembler {
 			lua.append(block("\t\t", source.section("renew")));
 			pack(lua, variables);
 			lua.append("\tend,\n");
+		}
+		if (source.section("idle") != null) {
+			lua.append("\tidle = function(s, now, p)\n").append(LIMIT_LOCALS);
+			unpack(lua, variables);
+			lua.append("\t\tlocal idle = 0\n").append(block("\t\t", source.section("idle")));
+			lua.append("\t\treturn idle\n\tend,\n");
 		}
 		lua.append("\tencode = function(s)\n\t\treturn ");
 		if (source.fields().isEmpty()) {

@@ -16,12 +16,14 @@ import dev.ratelimit.algorithm.Algorithm;
  * fields, {@code <requests>|<tag> <fields>|<tag> <fields>...}, each limit's fields
  * (numbers separated by spaces) under its tag, its position and parameters, so that a
  * limit a live reload changed starts afresh. It is written with one {@code SET} that also
- * renews its expiry (the tier's idle timeout, and at least a slot lease when the tier
- * counts requests in flight). A sliding window log keeps its instants in a list key of its
- * own, which expires when its newest entry does. A concurrency limit keeps its slots in a
- * hash key of its own, a field per node: {@code <slots> <expiry>}, the node's lease (Redis
- * time in microseconds), renewed while the node has requests in flight; the hash expires
- * with its latest lease.
+ * renews its expiry: the tier's idle timeout, longer while a token or leaky bucket is in
+ * debt (until it is full, or empty, again, as
+ * {@link dev.ratelimit.algorithm.Limit#idleNanos} says: idleness forgives no debt), and at
+ * least a slot lease when the tier counts requests in flight. A sliding window log keeps
+ * its instants in a list key of its own, which expires when its newest entry does. A
+ * concurrency limit keeps its slots in a hash key of its own, a field per node:
+ * {@code <slots> <expiry>}, the node's lease (Redis time in microseconds), renewed while
+ * the node has requests in flight; the hash expires with its latest lease.
  * <p>
  * <b>The generic script</b> judges any tier. Keys: each limit's own key in the tier's
  * order (used by a sliding window log's list and a concurrency limit's hash), then the
@@ -37,7 +39,9 @@ import dev.ratelimit.algorithm.Algorithm;
  * Replies {@link #DECISION_VALUES} per limit.</li>
  * <li>{@code check}: judge {@code cost} against every limit as {@code acquire} does; when
  * all admit, only the limits that count requests in flight take their slot. Replies as
- * {@code acquire}.</li>
+ * {@code acquire}, but an admission reports the other limits as they stand, the cost not
+ * taken (their probe of nothing), as {@link dev.ratelimit.algorithm.Bucket#check}
+ * does.</li>
  * <li>{@code lease}: give back each lot of units at the time it was leased at, then
  * consume up to {@code want} units that every limit admits, and judge {@code cost}
  * against what is left, every limit metering: a lease is spent in a node's memory, which

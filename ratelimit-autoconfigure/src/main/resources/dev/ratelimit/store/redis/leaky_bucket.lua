@@ -58,6 +58,11 @@ level = math.min(quota, level + cost)
 level = level + units
 --@refund
 level = math.max(0, level - units)
+--@idle
+-- Until the queue has drained, a debt above the capacity included, as
+-- LeakyBucket.idleNanos: the level is that at `at`, which is now or later.
+local us = level * period / rate
+idle = (level > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
 --@describe
 -- A queue's also the seconds a request judged now would be held, as Java's describe.
 if max_delay > 0 then

@@ -22,8 +22,10 @@ if stored then
 	end
 end
 -- What the algorithm sets: the reply and, when it consumed, the whole text to store, in
--- one string.format; left nil, the limit's fields stay as they were read.
+-- one string.format; left nil, the limit's fields stay as they were read. And, when it
+-- has an idle section, the microseconds until its state is as good as new.
 local reply, written
+local idle = 0
 --@algorithm
 if not written then
 	written = string.format('%d', requests + 1)
@@ -31,5 +33,6 @@ if not written then
 		written = written .. tagged .. string.match(stored, '^[^|]*', fields_at)
 	end
 end
-redis.call('SET', KEYS[1], written, 'PX', ARGV[2])
+-- The tier's idle timeout, or longer for a debt: idleness forgives none.
+redis.call('SET', KEYS[1], written, 'PX', math.max(tonumber(ARGV[2]), math.ceil(idle / 1000)))
 return reply

@@ -153,6 +153,9 @@ else
 				-- response has shown it.
 				if mode == 'acquire' or p.algorithm.counts_in_flight then
 					p.algorithm.commit(states[i], now, p, cost)
+				else
+					-- It reports what it holds, the cost not taken, as Bucket.check does.
+					decisions[i] = { p.algorithm.probe(states[i], now, p, 0) }
 				end
 			elseif decisions[i][1] == 1 then
 				-- A limit that would have admitted a rejected request consumes nothing: it
@@ -169,9 +172,11 @@ else
 end
 
 -- One write for the whole bucket: a limit left as it was keeps its text as it was read
--- (nothing to format, nothing rounded), a new or changed one is encoded. A bucket with
--- requests in flight lives at least as long as their leases.
-local idle = tonumber(ARGV[3])
+-- (nothing to format, nothing rounded), a new or changed one is encoded. It lives for the
+-- tier's idle timeout, longer while a limit is in debt, until the debt is repaid (a
+-- debt is not forgiven by idleness), and a bucket with requests in flight at least as
+-- long as their leases.
+local expiry = tonumber(ARGV[3])
 local written = { exact(requests + tonumber(ARGV[5])) }
 for i = 1, limit_count do
 	local segment = segments[i]
@@ -181,9 +186,12 @@ for i = 1, limit_count do
 	if segment then
 		written[#written + 1] = params[i].tag .. ' ' .. segment
 	end
+	if params[i].algorithm.idle then
+		expiry = math.max(expiry, math.ceil(params[i].algorithm.idle(states[i], now, params[i]) / 1000))
+	end
 	if params[i].algorithm.counts_in_flight then
-		idle = math.max(idle, lease)
+		expiry = math.max(expiry, lease)
 	end
 end
-redis.call('SET', bucket, table.concat(written, '|'), 'PX', idle)
+redis.call('SET', bucket, table.concat(written, '|'), 'PX', expiry)
 return reply

@@ -70,5 +70,11 @@ end
 tokens = tokens - units
 --@refund
 tokens = math.min(quota, tokens + units)
+--@idle
+-- Until the bucket is full again, a debt or reservation below zero paid back, as
+-- TokenBucket.idleNanos: the tokens are those at `at`, which is now or later.
+local missing = quota - tokens
+local us = missing * period / rate
+idle = (missing > EPSILON and us > EPSILON) and math.ceil(us - EPSILON) or 0
 --@describe
 described = { exact(tokens) }

@@ -30,17 +30,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Each algorithm's lean script decides exactly as the generic script: on a real Redis,
  * both judge the same random sequence of costs at the same instants, each on a bucket of
  * its own, and give the same replies and leave the same stored text after every call (for
- * a sliding window log, also the same list and the same expiry set on it). Between the
+ * a sliding window log, also the same list and the same expiry set on it), and set the
+ * same expiry on the bucket key, never less than the tier's idle timeout. Between the
  * calls, both buckets are sometimes charged past their quota by the generic script, so
- * that the lean script judges the debts it leaves as the generic one does. A concurrency
+ * that the lean script judges the debts it leaves, and keeps them alive, as the generic
+ * one does. A concurrency
  * limit has no lean script. Both are
  * assembled from the same algorithm file ({@link ScriptAssembler}); what this holds equal
  * is the rest: the two drivers' reading and writing of the bucket key, and the two ways
  * the assembler puts the sections together (state carried between them, fields written
  * by one {@code string.format} or by {@code exact}, a limit's text kept or rewritten).
  * Redis time cannot be set, so here both scripts read the instant from two keys the test
- * writes in place of {@code TIME}, and a log's expiry, which Redis would count in its own
- * time, is recorded in a hash instead of set; everything else runs as shipped.
+ * writes in place of {@code TIME}, and the expiries, which Redis would count in its own
+ * time, are recorded in a hash instead (a bucket key's set to an hour, so that none
+ * expires during the test); everything else runs as shipped.
  */
 class LeanScriptEquivalenceTests {
 
@@ -60,11 +63,19 @@ class LeanScriptEquivalenceTests {
 	private static final String FAKE_EXPIRY = "redis.call('HSET', 'fake-expiry', ";
 
 	/**
-	 * The bucket keys' idle timeout here, in milliseconds, in place of the tier's: long
-	 * enough that no bucket key expires in Redis's own time during the test, whatever
-	 * the random limit.
+	 * The scripts' write of a bucket key with its expiry (the key, the text, the
+	 * milliseconds), on a line of its own.
 	 */
-	private static final long IDLE_MILLIS = 3_600_000;
+	private static final Pattern BUCKET_WRITE = Pattern
+		.compile("redis\\.call\\('SET', ([^,]+), (.+), 'PX', (.+)\\)$", Pattern.MULTILINE);
+
+	/**
+	 * What the test runs in its place: the key written to live an hour, long enough that
+	 * none expires in Redis's own time during the test, whatever the random limit, and the
+	 * milliseconds the script worked out recorded under its name.
+	 */
+	private static final String FAKE_BUCKET_WRITE = "redis.call('SET', $1, $2, 'PX', 3600000) "
+			+ "redis.call('HSET', 'fake-expiry', $1, $3)";
 
 	private static final int CALLS = 400;
 
@@ -93,6 +104,7 @@ class LeanScriptEquivalenceTests {
 			String genericLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? genericKeys.get(0) : null;
 			String leanLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? leanKeys.get(1) : null;
 			long periodMicros = periodMicros(limit);
+			long idleMillis = Long.parseLong(layout.leanArguments(1).get(1));
 			long now = 1_750_000_000_000_000L + random.nextLong(periodMicros);
 			if (seed % 3 == 0) {
 				// A tier that had a second limit before a reload: its state stays in the text.
@@ -125,20 +137,22 @@ class LeanScriptEquivalenceTests {
 				setTime(template, now);
 				template.delete("fake-expiry");
 				if (random.nextInt(10) == 0) {
-					List<String> charge = withIdleMillis(layout.settleArguments(cost, 0, false, TEST_SLOTS), 2);
+					List<String> charge = layout.settleArguments(cost, 0, false, TEST_SLOTS);
 					String context = limit + ", seed " + seed + ", charge " + call + " of " + cost + ", at " + now;
 					assertThat(call(template, generic, layout.keys("lean-" + client), charge)).as(context)
 						.isEqualTo(call(template, generic, genericKeys, charge));
 					template.delete("fake-expiry");
 				}
 				List<Object> expected = call(template, generic, genericKeys,
-						withIdleMillis(layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS), 2));
-				List<Object> actual = call(template, lean, leanKeys, withIdleMillis(layout.leanArguments(cost), 1));
+						layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS));
+				List<Object> actual = call(template, lean, leanKeys, layout.leanArguments(cost));
 				String context = limit + ", seed " + seed + ", call " + call + ", cost " + cost + ", at " + now;
 				assertThat(actual).as(context).isEqualTo(expected);
 				assertThat(template.opsForValue().get(leanBucket)).as(context)
 					.isEqualTo(template.opsForValue().get(genericBucket));
-				assertThat(template.getExpire(leanBucket)).as(context).isGreaterThan(IDLE_MILLIS / 2000);
+				Object expiry = template.opsForHash().get("fake-expiry", leanBucket);
+				assertThat(expiry).as(context).isEqualTo(template.opsForHash().get("fake-expiry", genericBucket));
+				assertThat(Long.parseLong((String) expiry)).as(context).isGreaterThanOrEqualTo(idleMillis);
 				if (genericLog != null) {
 					assertThat(template.opsForList().range(leanLog, 0, -1)).as(context)
 						.isEqualTo(template.opsForList().range(genericLog, 0, -1));
@@ -157,9 +171,12 @@ class LeanScriptEquivalenceTests {
 		String leanLog = ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG);
 		assertThat(leanLog.split("PEXPIRE", -1)).hasSize(2);
 		assertThat(leanLog).contains(EXPIRY_CALL);
+		assertThat(writes(generic)).isEqualTo(1);
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (ScriptAssembler.hasLeanForm(algorithm)) {
-				assertThat(ScriptAssembler.lean(algorithm).split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+				String lean = ScriptAssembler.lean(algorithm);
+				assertThat(lean.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
+				assertThat(writes(lean)).isEqualTo(1);
 			}
 		}
 	}
@@ -297,12 +314,6 @@ class LeanScriptEquivalenceTests {
 		return log;
 	}
 
-	private static List<String> withIdleMillis(List<String> arguments, int index) {
-		List<String> changed = new ArrayList<>(arguments);
-		changed.set(index, Long.toString(IDLE_MILLIS));
-		return changed;
-	}
-
 	private static long randomCost(Random random, Limit limit) {
 		return (random.nextInt(8) == 0) ? 1 + random.nextLong(limit.quota() + 3) : 1;
 	}
@@ -319,9 +330,19 @@ class LeanScriptEquivalenceTests {
 		return new ArrayList<>(reply);
 	}
 
+	/**
+	 * The bucket writes the fake replaces, each the script's only {@code SET} with an
+	 * expiry.
+	 */
+	private static long writes(String source) {
+		assertThat(source.split("'PX'", -1)).hasSize(2);
+		return BUCKET_WRITE.matcher(source).results().count();
+	}
+
 	private static String fake(String source) {
 		assertThat(source).contains(TIME_CALL);
-		return source.replace(TIME_CALL, FAKE_TIME).replace(EXPIRY_CALL, FAKE_EXPIRY);
+		return BUCKET_WRITE.matcher(source.replace(TIME_CALL, FAKE_TIME).replace(EXPIRY_CALL, FAKE_EXPIRY))
+			.replaceAll(FAKE_BUCKET_WRITE);
 	}
 
 }

@@ -3,11 +3,14 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
+import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
@@ -19,17 +22,20 @@ import dev.ratelimit.testsupport.TestPolicies;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The redis store's check and settlement: a check takes nothing of a rate limit, a
- * settlement charges past the quota (and the debt refuses), gives back, answers with the
- * limits after it, and creates no bucket. While Redis fails, a check is decided by the
+ * settlement charges past the quota (and the debt refuses, the bucket kept until it is
+ * repaid), gives back, answers with the limits after it, and creates no bucket. While Redis fails, a check is decided by the
  * failure mode as an acquire is, a request the failure mode admitted is settled where it
  * decided, and any other settlement errors, counted against the breaker, never
  * retried.
@@ -94,6 +100,35 @@ class RedisSettlementTests {
 		Verdict refused = store.acquire(this.id, tier, 1).block();
 		assertThat(refused.allowed()).isFalse();
 		assertThat(Duration.ofNanos(refused.retryAfterNanos())).isGreaterThan(Duration.ofHours(8));
+	}
+
+	/**
+	 * A debt outlives the tier's idle timeout: the bucket key, a token bucket below empty
+	 * or a leaky bucket above full, lives until the debt is repaid (36,001 units, one
+	 * each 100ms: an hour and 100ms from the charge), and a request once the idle
+	 * timeout (100ms) has passed on Redis's clock is still refused, its rejection, by the
+	 * lean script, leaving the expiry as long.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "token-bucket", "leaky-bucket" })
+	void aDebtIsNotForgivenWhenTheIdleTimeoutPasses(String algorithm) {
+		Duration tenth = Duration.ofMillis(100);
+		Limit limit = algorithm.equals("token-bucket") ? new TokenBucket(1, 1, tenth) : new LeakyBucket(1, 1, tenth);
+		Tier tier = TestPolicies.tier("free", limit);
+		assertThat(tier.idleTimeout()).isEqualTo(tenth);
+		RedisBucketStore store = store(redis.template(), FailureMode.DENY);
+		assertThat(store.acquire(this.id, tier, 1).block().allowed()).isTrue();
+		long chargedAt = redisTimeMicros();
+		assertThat(remaining(store.settle(this.id, tier, charge(36_000)).block())).isZero();
+		String bucket = new RedisLayout("rl", "orders", tier).leanKeys(this.id.key()).get(0);
+		Duration repaid = Duration.ofHours(1).plus(tenth);
+		assertThat(pttl(bucket)).isBetween(repaid.minusMinutes(1), repaid);
+		await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+			.until(() -> redisTimeMicros() > chargedAt + 2 * tenth.toNanos() / 1000);
+		Verdict refused = store.acquire(this.id, tier, 1).block();
+		assertThat(refused.allowed()).isFalse();
+		assertThat(Duration.ofNanos(refused.retryAfterNanos())).isGreaterThan(Duration.ofMinutes(59));
+		assertThat(pttl(bucket)).isBetween(repaid.minusMinutes(1), repaid);
 	}
 
 	@Test
@@ -182,6 +217,18 @@ class RedisSettlementTests {
 		RemoteFailureGuard guard = new RemoteFailureGuard("redis", mode, breaker, Duration.ofSeconds(1), local,
 				MonotonicClock.SYSTEM);
 		return TestStores.redis(this.clients.template(proxy.port()), STALL_TIMEOUT, guard);
+	}
+
+	private static Duration pttl(String key) {
+		return redis.template().getExpire(key).block();
+	}
+
+	private static long redisTimeMicros() {
+		return redis.template()
+			.execute((connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS))
+			.map(Number.class::cast)
+			.blockFirst()
+			.longValue();
 	}
 
 	private static Settlement charge(long units) {

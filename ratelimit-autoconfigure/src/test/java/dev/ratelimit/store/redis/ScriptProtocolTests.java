@@ -120,19 +120,17 @@ class ScriptProtocolTests {
 	}
 
 	/**
-	 * A check takes only the slot; a settlement charges and gives back units on every
-	 * limit and, the exchange ended, gives the slot back, replying as a peek; it creates
-	 * no bucket.
+	 * A check takes only the slot, and reports the rate limits as they stand, the slot
+	 * taken; a settlement charges and gives back units on every limit and, the exchange
+	 * ended, gives the slot back, replying as a peek; it creates no bucket.
 	 */
 	@Test
 	void everyAlgorithmIsCheckedSettledAndDescribedOnRedis() {
 		BucketScript script = new BucketScript(redis.template(), "rl");
 		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
 		Decision[] checked = script.check(layout, "client", 1).block();
-		assertThat(checked).hasSize(6).allSatisfy((decision) -> {
-			assertThat(decision.allowed()).isTrue();
-			assertThat(decision.remaining()).isEqualTo(9);
-		});
+		assertThat(checked).hasSize(6).allMatch(Decision::allowed);
+		assertThat(checked).extracting(Decision::remaining).containsExactly(10L, 10L, 10L, 10L, 10L, 9L);
 		List<LimitSnapshot> afterCheck = describe(script, layout);
 		assertThat(afterCheck.subList(0, 5)).allSatisfy((limit) -> assertThat(limit.remaining()).isEqualTo(10));
 		assertThat(afterCheck.get(5).state()).containsOnly(entry("inFlight", 1L));
@@ -147,6 +145,29 @@ class ScriptProtocolTests {
 		// Settling a bucket there is not creates none.
 		assertThat(script.settle(layout, "nobody", 1, 0, true).blockOptional()).isEmpty();
 		assertThat(redis.template().countExistingKeys(layout.keys("nobody")).block()).isZero();
+	}
+
+	/**
+	 * A check that admits reports each rate limit as a peek found it just before, with
+	 * units taken and charged, the cost not taken; the concurrency limit after taking its
+	 * slot.
+	 */
+	@Test
+	void anAdmittingCheckReportsTheRateLimitsAsTheyStand() {
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		RedisLayout layout = script.layouts().layout("orders", EVERY_ALGORITHM);
+		script.acquire(layout, "client", 3).block();
+		script.settle(layout, "client", 2, 0, false).block();
+		List<LimitSnapshot> before = describe(script, layout);
+		assertThat(before).extracting(LimitSnapshot::remaining).containsExactly(5L, 5L, 5L, 5L, 5L, 9L);
+		Decision[] checked = script.check(layout, "client", 4).block();
+		assertThat(checked).allMatch(Decision::allowed);
+		for (int i = 0; i < RATE_LIMITS.size(); i++) {
+			assertThat(checked[i].remaining()).as(RATE_LIMITS.get(i).toString()).isEqualTo(before.get(i).remaining());
+		}
+		assertThat(checked[5].remaining()).isEqualTo(before.get(5).remaining() - 1);
+		assertThat(describe(script, layout)).extracting(LimitSnapshot::remaining)
+			.containsExactly(5L, 5L, 5L, 5L, 5L, 8L);
 	}
 
 	/**
