@@ -189,6 +189,7 @@ public final class RateLimitPolicyFactory {
 			if (tier != null) {
 				this.tierRule.check(id, tier, tierPath, problems);
 				checkHybridStore(tierPath, tier, store, problems);
+				checkShapingCounted(tierPath, tier, policy.afterResponse(), problems);
 				tiers.put(tierName, tier);
 			}
 		});
@@ -228,6 +229,25 @@ public final class RateLimitPolicyFactory {
 				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].algorithm",
 						limit.algorithm().configName(),
 						"must not be set for a policy on store hybrid, " + NO_SETTLING));
+			}
+		}
+	}
+
+	/**
+	 * A policy that counts responses takes nothing on admission, so a shaping limit of it
+	 * would give every request the same release instant rather than a place in its
+	 * schedule.
+	 */
+	private static void checkShapingCounted(String tierPath, Tier tier, AfterResponseSpec spec,
+			List<ConfigurationProblem> problems) {
+		if (spec.countResponses() == null) {
+			return;
+		}
+		for (int i = 0; i < tier.limits().size(); i++) {
+			if (tier.limits().get(i).shaping() != null) {
+				problems.add(new ConfigurationProblem(tierPath + "[" + i + "].shaping", "count-responses",
+						"must not be set for a policy with count-responses, which takes a request's cost only "
+								+ "after its response and so gives it no place in the schedule on admission"));
 			}
 		}
 	}

@@ -221,6 +221,17 @@ class AfterResponseConfigurationTests {
 	}
 
 	@Test
+	void aPolicyCountingResponsesDoesNotShape() {
+		this.contextRunner
+			.withPropertyValues(POLICY + "count-responses=401", LIMIT + "algorithm=leaky-bucket", LIMIT + "limit=",
+					LIMIT + "window=", LIMIT + "capacity=5", LIMIT + "drain-rate=1", LIMIT + "shaping.max-delay=2s")
+			.run((context) -> assertThat(problems(context)).containsExactly(POLICY
+					+ "tiers.anonymous[0].shaping: was count-responses, must not be set for a policy with "
+					+ "count-responses, which takes a request's cost only after its response and so gives it no "
+					+ "place in the schedule on admission"));
+	}
+
+	@Test
 	void aMisspeltCountResponsesIsNamedWithTheKeyMeant() {
 		this.contextRunner.withPropertyValues(POLICY + "count-response=401")
 			.run((context) -> assertThat(problems(context)).containsExactly(
