@@ -27,6 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import org.springframework.context.ConfigurableApplicationContext;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -325,7 +327,6 @@ public abstract class AfterResponseGatewayScenarios {
 			assertThat(inFlight("slots", "leaver")).isEqualTo(1);
 		}
 		awaitInFlight("slots", "leaver", 0);
-		// Its upstream request was cancelled with it: nothing waits at the gate for it.
 		assertThat(get("/slots/fast", "leaver").status()).isEqualTo(200);
 	}
 
@@ -353,6 +354,14 @@ public abstract class AfterResponseGatewayScenarios {
 
 	protected int port() {
 		return this.gateway.port();
+	}
+
+	/**
+	 * Another gateway with the same properties: on a shared store, another node of the
+	 * fleet.
+	 */
+	protected ConfigurableApplicationContext startAnotherGateway() {
+		return GatewayRunner.application(gatewayProperties().toArray(new String[0])).run();
 	}
 
 	protected <T> T bean(Class<T> type) {
