@@ -188,4 +188,58 @@ class SampleGatewayApplicationTests {
 		}
 	}
 
+
+	@Test
+	void onlyFailedLoginsCountAndOnceSpentEvenTheRightPasswordIsRefused() {
+		this.client.post().uri("/api/login").header("X-Password", UpstreamRoutes.PASSWORD).exchange()
+			.expectStatus().isOk()
+			.expectHeader().valueEquals("RateLimit-Remaining", "3");
+		for (int remaining = 2; remaining >= 0; remaining--) {
+			this.client.post().uri("/api/login").header("X-Password", "guess").exchange()
+				.expectStatus().isUnauthorized()
+				.expectHeader().valueEquals("RateLimit-Remaining", Integer.toString(remaining));
+		}
+		this.client.post().uri("/api/login").header("X-Password", UpstreamRoutes.PASSWORD).exchange()
+			.expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectHeader().exists("Retry-After");
+	}
+
+	@Test
+	void chatIsChargedTheTokensTheModelReportsInItsBodyAndInItsLastEvent() {
+		// 50 taken on admission, 18 reported: 32 given back once the body was read.
+		this.client.get().uri("/api/chat/completions?prompt=how+do+rate+limits+work").exchange()
+			.expectStatus().isOk()
+			.expectHeader().valueEquals("RateLimit-Remaining", "50")
+			.expectBody().jsonPath("$.usage.total_tokens").isEqualTo(18);
+		List<String> events = WebClient.create("http://localhost:" + PORT)
+			.get()
+			.uri("/api/chat/completions?prompt=hi&stream=true")
+			.retrieve()
+			.bodyToFlux(String.class)
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		assertThat(events).last().isEqualTo("[DONE]");
+		assertThat(events).anySatisfy((event) -> assertThat(event).contains("\"total_tokens\":14"));
+		// 100 - 18 - 14 left, of which this request's estimate takes 50.
+		this.client.get().uri("/api/chat/completions?prompt=hello").exchange()
+			.expectStatus().isOk()
+			.expectHeader().valueEquals("RateLimit-Remaining", "18");
+	}
+
+	@Test
+	void atMostTwoExportsOfOneClientAreInFlight() {
+		WebClient client = WebClient.create("http://localhost:" + PORT);
+		List<Integer> statuses = Flux.range(0, 3)
+			.flatMap((i) -> client.get()
+				.uri("/api/exports/report.csv")
+				.exchangeToMono((response) -> response.releaseBody().thenReturn(response.statusCode().value())), 3)
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		assertThat(statuses).containsExactlyInAnyOrder(200, 200, 429);
+		// Both slots came back with their answers.
+		this.client.get().uri("/api/exports/report.csv").exchange()
+			.expectStatus().isOk()
+			.expectHeader().valueEquals("RateLimit-Remaining", "1");
+	}
+
 }
