@@ -160,14 +160,12 @@ final class BodyNumbers {
 	/**
 	 * Reads the bytes between the buffer's position and its limit without moving them:
 	 * the buffer is read through a duplicate, and not kept. Does nothing once the body is
-	 * known to be unreadable.
-	 * @throws IllegalStateException once {@link #finish()} was called
+	 * known to be unreadable, or once {@link #finish()} was called: a buffer may still be
+	 * on its way when a cancelled exchange finishes its reader, and must pass on (and be
+	 * released downstream) rather than fail.
 	 */
 	void accept(ByteBuffer buffer) {
-		if (this.finished) {
-			throw new IllegalStateException("The body has finished");
-		}
-		if (this.stopped != null || this.scanner == null) {
+		if (this.finished || this.stopped != null || this.scanner == null) {
 			return;
 		}
 		ByteBuffer bytes = buffer.duplicate();

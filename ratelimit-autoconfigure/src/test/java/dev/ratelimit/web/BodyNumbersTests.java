@@ -282,7 +282,9 @@ class BodyNumbersTests {
 		reader.finish();
 		reader.finish();
 		assertThat(reader.numbers()).containsExactly(Map.entry("/n", 3L));
-		assertThatIllegalStateException().isThrownBy(() -> reader.accept(ByteBuffer.wrap(utf8(" "))));
+		// A buffer arriving after a cancel finished the reader passes unread.
+		reader.accept(ByteBuffer.wrap(utf8("{\"n\": 4}")));
+		assertThat(reader.numbers()).containsExactly(Map.entry("/n", 3L));
 	}
 
 	@Test
