@@ -44,12 +44,17 @@ final class CostReadingResponse extends ServerHttpResponseDecorator {
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
 		BodyNumbers numbers = this.settlement.bodyReader();
+		UnwrittenParts unwritten = new UnwrittenParts();
 		if (numbers == null) {
-			return super.writeAndFlushWith(body);
+			return super.writeAndFlushWith(Flux.from(body).map(unwritten::track))
+				.doFinally((signal) -> unwritten.release());
 		}
-		return super.writeAndFlushWith(
-				Flux.from(body).map((part) -> Flux.from(part).doOnNext((buffer) -> read(numbers, buffer))))
-			.doFinally((signal) -> ended(numbers, signal));
+		return super.writeAndFlushWith(Flux.from(body)
+			.map((part) -> unwritten.track(Flux.from(part).doOnNext((buffer) -> read(numbers, buffer)))))
+			.doFinally((signal) -> {
+				unwritten.release();
+				ended(numbers, signal);
+			});
 	}
 
 	/**

@@ -8,6 +8,7 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.AfterResponse;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
+import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
@@ -367,11 +368,33 @@ public final class RequestJudge {
 		}
 	}
 
+	/**
+	 * The store's decision when it has to be awaited, seen to its end even when the
+	 * request is cancelled meanwhile (its client gone): a remote store has taken what it
+	 * admitted by the time it answers, and a request that never went on gives that back,
+	 * its slots included.
+	 */
 	private Mono<Verdict> decideLater(BucketId bucket, TierOnRoute tier, long cost) {
-		return Mono.defer(() -> this.checks ? this.store.check(bucket, tier.judged().tier(), cost)
-				: this.store.acquire(bucket, tier.judged().tier(), cost))
+		Mono<Verdict> decision = Mono
+			.defer(() -> this.checks ? this.store.check(bucket, tier.judged().tier(), cost)
+					: this.store.acquire(bucket, tier.judged().tier(), cost))
 			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
 			.onErrorResume((error) -> Mono.just(storeFailed(error)));
+		long decidedAt = MonotonicClock.SYSTEM.nanoTime();
+		return AwaitedDecision.of(decision, (verdict) -> abandoned(bucket, tier, cost, verdict, decidedAt));
+	}
+
+	/**
+	 * Give back what a decision its request no longer awaited took: nothing when it
+	 * refused, or consulted no limit.
+	 */
+	private void abandoned(BucketId bucket, TierOnRoute tier, long cost, Verdict verdict, long decidedAt) {
+		if (!verdict.allowed() || verdict.limitCount() == 0) {
+			return;
+		}
+		tookSlot(tier, verdict);
+		this.settler.settleLater(bucket, tier, new Settlement(-taken(cost),
+				Math.max(0, MonotonicClock.SYSTEM.nanoTime() - decidedAt), true, verdict.fallback()));
 	}
 
 	/**

@@ -42,21 +42,24 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The issue's soak, on the store a subclass configures: for a bounded time, many
- * clients at once through two routes, {@code /soak/a/**} limited by a concurrency
- * policy ({@code slots}, 3 in flight per client) then a cost-from-response policy
- * ({@code tokens}), {@code /soak/b/**} by one policy ({@code combined}) whose tier has
+ * clients at once through routes limited by a concurrency policy ({@code slots}, 3 in
+ * flight per client) then a cost-from-response policy, or by one policy whose tier has
  * both. Every request reports its cost in a JSON body or in an event stream's last
- * event, estimated at 10 on admission; the upstream answers at its own pace, fails 5%
+ * event, estimated at 10 on admission; the upstream answers at its own pace and fails 5%
  * of its requests (a reset before the answer, a reset in the middle of the body, a 500
- * that reports a cost), and 10% of the clients go away at a random point (before an
- * answer, after the headers, within the body), closing or resetting their connection.
- * At the end every slot in flight has come back (the store, the actuator's totals and
- * the gauge say 0) and the units charged minus those refunded are exactly the costs the
- * upstream reported minus their estimates.
+ * that reports a cost), and 10% of the clients go away at a random point (while their
+ * request is decided, after the headers, within the body), closing or resetting their
+ * connection. At the end every slot in flight has come back (the store, the actuator's
+ * totals and the gauge say 0) and the units charged minus those refunded are exactly the
+ * costs the upstream reported minus their estimates.
  * <p>
  * So that the upstream's count is the gateway's, a client that is going to leave says
- * so ({@code X-Leaves}), and the upstream never reports a cost to it: a cost written
- * just as a client leaves may or may not have been read, and no one could tell which.
+ * so ({@code X-Leaves}) and the upstream never reports a cost to it: a cost written just
+ * as a client leaves may or may not have been read, and no one could tell which. Such a
+ * client goes through routes of its own ({@code /soak/la/**}, {@code /soak/lb/**}),
+ * sharing the {@code slots} policy, with cost policies of their own: a request whose
+ * client left while it was decided gives its estimate back, which the upstream never
+ * saw, so those policies are only shown to charge nothing.
  */
 public abstract class AfterResponseSoak {
 
@@ -100,7 +103,7 @@ public abstract class AfterResponseSoak {
 			MeterRegistry registry = gateway.bean(MeterRegistry.class);
 			RateLimitTotals totals = gateway.bean(RateLimitTotals.class);
 			await("every slot back").atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
-				for (String policy : List.of("slots", "combined")) {
+				for (String policy : List.of("slots", "combined", "combined-left")) {
 					for (int key = 0; key < KEYS; key++) {
 						assertThat(inFlight(gateway, policy, "client-" + key)).as("%s in flight of client-%d", policy,
 								key).isZero();
@@ -118,6 +121,10 @@ public abstract class AfterResponseSoak {
 						.isEqualTo(this.reported.get("a").net());
 					assertThat(settledNet(registry, "combined")).as("combined charged minus refunded")
 						.isEqualTo(this.reported.get("b").net());
+					for (String policy : List.of("tokens-left", "combined-left")) {
+						assertThat(units(registry, policy, "charged")).as("%s charged, no cost reported", policy)
+							.isZero();
+					}
 				});
 			assertThat(this.reported.get("a").count.get()).isPositive();
 			assertThat(this.reported.get("b").count.get()).isPositive();
@@ -134,7 +141,7 @@ public abstract class AfterResponseSoak {
 		String slots = "ratelimit.policies.slots.";
 		properties.addAll(List.of(slots + "key=header:X-Client", slots + "tiers.anonymous[0].algorithm=concurrency",
 				slots + "tiers.anonymous[0].limit=3"));
-		for (String policy : List.of("tokens", "combined")) {
+		for (String policy : List.of("tokens", "combined", "tokens-left", "combined-left")) {
 			String prefix = "ratelimit.policies." + policy + ".";
 			properties.addAll(List.of(prefix + "key=header:X-Client", prefix + "cost=" + ESTIMATE,
 					prefix + "cost-from-response=json:/usage/total_tokens",
@@ -142,14 +149,26 @@ public abstract class AfterResponseSoak {
 					prefix + "tiers.anonymous[0].capacity=1000000000", prefix + "tiers.anonymous[0].refill-rate=1",
 					prefix + "tiers.anonymous[0].refill-period=1d"));
 		}
-		String combined = "ratelimit.policies.combined.tiers.anonymous[1].";
-		properties.addAll(List.of(combined + "algorithm=concurrency", combined + "limit=3"));
-		properties.addAll(List.of(ROUTES + "[0].id=a", ROUTES + "[0].uri=" + upstream.uri(),
-				ROUTES + "[0].predicates[0]=Path=/soak/a/**", ROUTES + "[0].filters[0]=RateLimit=slots",
-				ROUTES + "[0].filters[1]=RateLimit=tokens", ROUTES + "[1].id=b", ROUTES + "[1].uri=" + upstream.uri(),
-				ROUTES + "[1].predicates[0]=Path=/soak/b/**", ROUTES + "[1].filters[0]=RateLimit=combined"));
+		for (String policy : List.of("combined", "combined-left")) {
+			String combined = "ratelimit.policies." + policy + ".tiers.anonymous[1].";
+			properties.addAll(List.of(combined + "algorithm=concurrency", combined + "limit=3"));
+		}
+		route(properties, 0, upstream, "a", "slots", "tokens");
+		route(properties, 1, upstream, "b", "combined");
+		route(properties, 2, upstream, "la", "slots", "tokens-left");
+		route(properties, 3, upstream, "lb", "combined-left");
 		properties.addAll(storeProperties());
 		return properties;
+	}
+
+	private static void route(List<String> properties, int index, Upstream upstream, String id,
+			String... policies) {
+		String route = ROUTES + "[" + index + "].";
+		properties.addAll(List.of(route + "id=" + id, route + "uri=" + upstream.uri(),
+				route + "predicates[0]=Path=/soak/" + id + "/**"));
+		for (int filter = 0; filter < policies.length; filter++) {
+			properties.add(route + "filters[" + filter + "]=RateLimit=" + policies[filter]);
+		}
 	}
 
 	/**
@@ -181,8 +200,9 @@ public abstract class AfterResponseSoak {
 
 	private void request(HttpClient http, int port, String key) throws InterruptedException {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
-		String path = "/soak/" + (random.nextBoolean() ? "a" : "b") + "/" + (random.nextBoolean() ? "json" : "stream");
 		boolean leaves = random.nextInt(10) == 0;
+		String path = "/soak/" + (leaves ? "l" : "") + (random.nextBoolean() ? "a" : "b") + "/"
+				+ (random.nextBoolean() ? "json" : "stream");
 		try {
 			if (leaves) {
 				leave(port, path, key, random);
@@ -265,7 +285,7 @@ public abstract class AfterResponseSoak {
 	 */
 	private Mono<Void> answer(HttpServerRequest request, HttpServerResponse response) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
-		String route = request.uri().substring("/soak/".length(), "/soak/".length() + 1);
+		String route = request.uri().substring("/soak/".length(), request.uri().lastIndexOf('/'));
 		boolean stream = request.uri().endsWith("/stream");
 		boolean leaves = request.requestHeaders().contains("X-Leaves");
 		long cost = random.nextLong(0, 300);
@@ -307,12 +327,15 @@ public abstract class AfterResponseSoak {
 	}
 
 	/**
-	 * The start of an answer: its headers and a first part of its body, flushed.
+	 * The start of an answer: its headers and a first chunk of its body, flushed, the
+	 * answer left open (a single part, sent as a {@code Mono}, would go as a whole
+	 * response with its length).
 	 */
 	private static Mono<Void> start(HttpServerResponse response, boolean stream) {
 		String first = stream ? "data: {\"choices\":[\"a\"]}\n\n" : "{\"id\":\"x\",";
 		return response.header("Content-Type", stream ? "text/event-stream" : "application/json")
-			.sendString(Mono.just(first))
+			.send(Flux.just(first).map((part) -> response.alloc().buffer().writeBytes(part.getBytes(StandardCharsets.UTF_8))),
+					(part) -> true)
 			.then();
 	}
 

@@ -15,6 +15,7 @@ import dev.ratelimit.store.Settlement;
 import dev.ratelimit.web.SettlementFixture.Sent;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -189,6 +190,43 @@ class ExchangeSettlementTests {
 		assertThat(fixture.store.settlements).allMatch(Settlement::ended);
 		assertThat(fixture.used()).isZero();
 		assertThat(fixture.inFlight()).isZero();
+	}
+
+	@Test
+	void aDecisionAnsweredAfterItsClientLeftGivesBackWhatItTookAndItsSlot() {
+		Tier tier = new Tier("default",
+				List.of(new FixedWindow(30, Duration.ofMinutes(1)), new Concurrency(1)));
+		SettlementFixture fixture = new SettlementFixture(tier, AfterResponse.NONE);
+		Sinks.Empty<Void> answer = Sinks.empty();
+		fixture.store.answerWhen = answer.asMono();
+		Sent sent = fixture.send(fixture.filterJudge(), (exchange) -> Mono.never());
+		sent.subscription.dispose();
+		answer.tryEmitEmpty();
+		assertThat(sent.forwarded).isFalse();
+		assertThat(fixture.store.acquires).hasValue(1);
+		assertThat(fixture.store.settlements).singleElement()
+			.satisfies((settlement) -> assertThat(settlement.units()).isEqualTo(-10))
+			.matches(Settlement::ended);
+		assertThat(fixture.used()).isZero();
+		assertThat(fixture.inFlight()).isZero();
+		assertThat(fixture.settled).containsExactly("taken", "released", "refunded:10");
+	}
+
+	@Test
+	void aDecisionAnsweredWhileItsClientWaitsIsForwardedAndSettledOnce() {
+		Tier tier = new Tier("default",
+				List.of(new FixedWindow(30, Duration.ofMinutes(1)), new Concurrency(1)));
+		SettlementFixture fixture = new SettlementFixture(tier, AfterResponse.NONE);
+		Sinks.Empty<Void> answer = Sinks.empty();
+		fixture.store.answerWhen = answer.asMono();
+		Sent sent = fixture.send(fixture.filterJudge(), (exchange) -> Mono.empty());
+		assertThat(sent.forwarded).isFalse();
+		answer.tryEmitEmpty();
+		assertThat(sent.forwarded).isTrue();
+		assertThat(sent.completed).isTrue();
+		assertThat(fixture.used()).isEqualTo(10);
+		assertThat(fixture.inFlight()).isZero();
+		assertThat(fixture.store.settlements).singleElement().matches(Settlement::ended);
 	}
 
 	@Test

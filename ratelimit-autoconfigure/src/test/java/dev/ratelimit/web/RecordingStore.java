@@ -10,6 +10,7 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,6 +28,12 @@ final class RecordingStore implements BucketDecider {
 
 	final AtomicInteger checks = new AtomicInteger();
 
+	/**
+	 * When set, decisions are not known at once: each is applied when asked for, as a
+	 * remote store applies a command it was sent, and answered once this completes.
+	 */
+	@Nullable Mono<Void> answerWhen;
+
 	RecordingStore(CaffeineBucketStore caffeine) {
 		this.caffeine = caffeine;
 	}
@@ -38,24 +45,41 @@ final class RecordingStore implements BucketDecider {
 
 	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
-		return Mono.fromSupplier(() -> acquireNow(id, tier, cost));
+		return answered(Mono.fromSupplier(() -> {
+			this.acquires.incrementAndGet();
+			return this.caffeine.acquireNow(id, tier, cost);
+		}));
 	}
 
 	@Override
-	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
+	public @Nullable Verdict acquireNow(BucketId id, Tier tier, long cost) {
+		if (this.answerWhen != null) {
+			return null;
+		}
 		this.acquires.incrementAndGet();
 		return this.caffeine.acquireNow(id, tier, cost);
 	}
 
 	@Override
 	public Mono<Verdict> check(BucketId id, Tier tier, long cost) {
-		return Mono.fromSupplier(() -> checkNow(id, tier, cost));
+		return answered(Mono.fromSupplier(() -> {
+			this.checks.incrementAndGet();
+			return this.caffeine.checkNow(id, tier, cost);
+		}));
 	}
 
 	@Override
-	public Verdict checkNow(BucketId id, Tier tier, long cost) {
+	public @Nullable Verdict checkNow(BucketId id, Tier tier, long cost) {
+		if (this.answerWhen != null) {
+			return null;
+		}
 		this.checks.incrementAndGet();
 		return this.caffeine.checkNow(id, tier, cost);
+	}
+
+	private Mono<Verdict> answered(Mono<Verdict> decision) {
+		Mono<Void> answer = this.answerWhen;
+		return (answer != null) ? decision.delayUntil((verdict) -> answer) : decision;
 	}
 
 	@Override
