@@ -120,7 +120,14 @@ final class PoliciesFromProperties {
 		return new PolicySettings.PolicySpec(policy.getKey(), policy.isShadow(), policy.getCost(),
 				policy.getCostHeader(), policy.getStore(), tiers, policy.getOnMissingKey(),
 				policy.getMissingKeyStatus(), new PolicySettings.AfterResponseSpec(policy.getCountResponses(),
-						policy.getCostFromResponse(), policy.isHideResponseCostHeader()));
+						policy.getCostFromResponse(), policy.isHideResponseCostHeader()),
+				scope(policy));
+	}
+
+	private static PolicySettings.ScopeSpec scope(RateLimitProperties.Policy policy) {
+		RateLimitProperties.Exempt exempt = policy.getExempt();
+		return new PolicySettings.ScopeSpec(policy.getMethods(), policy.getPaths(), exempt.getAddresses(),
+				exempt.getApiKeys(), exempt.getTiers());
 	}
 
 	private static List<PolicySettings.LimitSpec> limits(List<RateLimitProperties.LimitSpec> specs) {

@@ -260,10 +260,12 @@ public class RateLimitProperties {
 
 		/**
 		 * Whose quota a request counts against: 'api-key' (client IP when the request
-		 * has no known key), 'ip', 'principal', 'route', 'header:<Name>' or
-		 * '#{@beanName}' (a Spring Cloud Gateway KeyResolver bean).
+		 * has no known key), 'ip', 'principal', 'route', 'method', 'path',
+		 * 'header:<Name>', 'query:<Name>', 'cookie:<Name>', 'claim:<Name>' or
+		 * '#{@beanName}' (a Spring Cloud Gateway KeyResolver bean); or a list of them,
+		 * such as [ip, header:X-Tenant], for one quota per combination.
 		 */
-		private String key = "api-key";
+		private List<String> key = new ArrayList<>(List.of("api-key"));
 
 		/**
 		 * Whether requests over the limit are counted and reported in headers but let
@@ -324,11 +326,11 @@ public class RateLimitProperties {
 		private Map<String, List<LimitSpec>> tiers = new LinkedHashMap<>();
 
 		/**
-		 * What a request gets when the key yields nothing (no authenticated principal, no
-		 * such header, a KeyResolver that yields nothing): 'client-address' (counted
-		 * against its client address's quota) or 'reject' (answered with
-		 * missing-key-status, never forwarded). 'reject' applies to 'principal',
-		 * 'header:<Name>' and '#{@beanName}' keys only.
+		 * What a request gets when the key, or a part of a composite key, yields nothing
+		 * (no authenticated principal, no such header, query parameter, cookie or claim,
+		 * a KeyResolver that yields nothing): 'client-address' (counted against its
+		 * client address's quota) or 'reject' (answered with missing-key-status, never
+		 * forwarded). 'reject' applies only to keys a request may lack.
 		 */
 		private OnMissingKey onMissingKey = OnMissingKey.CLIENT_ADDRESS;
 
@@ -339,11 +341,31 @@ public class RateLimitProperties {
 		 */
 		private @Nullable Integer missingKeyStatus;
 
-		public String getKey() {
+		/**
+		 * Methods of the requests the policy applies to, in upper case, such as [POST];
+		 * a request of another method passes uncounted, without rate limit headers.
+		 * Unset: every method.
+		 */
+		private @Nullable List<String> methods;
+
+		/**
+		 * Path patterns (Spring's PathPattern syntax, such as /api/**) one of which the
+		 * path of a request the policy applies to matches, within the context path; a
+		 * request on another path passes uncounted, without rate limit headers. Unset:
+		 * every path.
+		 */
+		private @Nullable List<String> paths;
+
+		/**
+		 * Clients the policy never counts nor limits.
+		 */
+		private Exempt exempt = new Exempt();
+
+		public List<String> getKey() {
 			return this.key;
 		}
 
-		public void setKey(String key) {
+		public void setKey(List<String> key) {
 			this.key = key;
 		}
 
@@ -425,6 +447,78 @@ public class RateLimitProperties {
 
 		public void setMissingKeyStatus(@Nullable Integer missingKeyStatus) {
 			this.missingKeyStatus = missingKeyStatus;
+		}
+
+		public @Nullable List<String> getMethods() {
+			return this.methods;
+		}
+
+		public void setMethods(@Nullable List<String> methods) {
+			this.methods = methods;
+		}
+
+		public @Nullable List<String> getPaths() {
+			return this.paths;
+		}
+
+		public void setPaths(@Nullable List<String> paths) {
+			this.paths = paths;
+		}
+
+		public Exempt getExempt() {
+			return this.exempt;
+		}
+
+		public void setExempt(Exempt exempt) {
+			this.exempt = exempt;
+		}
+
+	}
+
+	/**
+	 * Clients a policy never counts nor limits: their requests pass without rate limit
+	 * headers, told to listeners and metrics as exempt.
+	 */
+	public static class Exempt {
+
+		/**
+		 * Client addresses and CIDR blocks, such as 10.0.0.0/8, matched against the
+		 * client address as the trusted proxies resolve it.
+		 */
+		private List<String> addresses = new ArrayList<>();
+
+		/**
+		 * API keys, each configured under ratelimit.tiers.api-keys.
+		 */
+		private List<String> apiKeys = new ArrayList<>();
+
+		/**
+		 * Tiers of the policy whose requests are exempt.
+		 */
+		private List<String> tiers = new ArrayList<>();
+
+		public List<String> getAddresses() {
+			return this.addresses;
+		}
+
+		public void setAddresses(List<String> addresses) {
+			this.addresses = addresses;
+		}
+
+		public List<String> getApiKeys() {
+			return this.apiKeys;
+		}
+
+		public void setApiKeys(List<String> apiKeys) {
+			this.apiKeys = apiKeys;
+		}
+
+		public List<String> getTiers() {
+			return this.tiers;
+		}
+
+		public void setTiers(List<String> tiers) {
+			this.tiers = tiers;
 		}
 
 	}

@@ -89,8 +89,9 @@ public class RateLimitRouteValidator implements InitializingBean {
 
 	/**
 	 * A {@code RequestRateLimiter} filter naming the {@code RateLimiter} bean of a policy
-	 * that settles after the response or limits requests in flight: the bean never sees
-	 * the response, so its judge refuses such a policy.
+	 * that settles after the response or limits requests in flight, or that applies to
+	 * some methods or paths only or exempts client addresses: the bean never sees the
+	 * response, nor the request, so its judge refuses such a policy.
 	 */
 	private static List<ConfigurationProblem> settlingRateLimiterProblems(RateLimitPolicies policies,
 			GatewayProperties gatewayProperties) {
@@ -114,12 +115,20 @@ public class RateLimitRouteValidator implements InitializingBean {
 				problems.add(new ConfigurationProblem(path + "[" + i + "]",
 						filters.get(i).getName() + " rate-limiter=#{@" + policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX
 								+ "}",
-						"must name the RateLimiter bean of a policy settled before forwarding: policy '" + policyId
+						policy.scope().needsRequest() ? scopedRule(policyId) : "must name the RateLimiter bean of "
+								+ "a policy settled before forwarding: policy '" + policyId
 								+ "' settles its requests once their response is known (count-responses, "
 								+ "cost-from-response or an algorithm: concurrency limit), which RequestRateLimiter "
 								+ "never shows it; use the RateLimit filter with policy=" + policyId));
 			}
 		}
+	}
+
+	private static String scopedRule(String policyId) {
+		return "must name the RateLimiter bean of a policy that applies to every request: policy '" + policyId
+				+ "' applies to some methods or paths only, or exempts client addresses (methods, paths, "
+				+ "exempt.addresses), and RequestRateLimiter shows its RateLimiter only a key; use the RateLimit "
+				+ "filter with policy=" + policyId;
 	}
 
 	/**

@@ -75,12 +75,13 @@ public final class RateLimitRequestMetrics implements RateLimitListener {
 	}
 
 	/**
-	 * A request without a key or with an invalid cost is answered without asking the
-	 * store: there is nothing to time. One refused because this node holds as many
-	 * requests as it may was judged by the store first, and is timed.
+	 * A request without a key, with an invalid cost or exempt from its policy is
+	 * answered without asking the store: there is nothing to time. One refused because
+	 * this node holds as many requests as it may was judged by the store first, and is
+	 * timed.
 	 */
 	private static boolean askedTheStore(Outcome outcome) {
-		return outcome != Outcome.MISSING_KEY && outcome != Outcome.INVALID_COST;
+		return outcome != Outcome.MISSING_KEY && outcome != Outcome.INVALID_COST && outcome != Outcome.EXEMPT;
 	}
 
 	private Counter[] counters(String policy, String tier, String routeId) {

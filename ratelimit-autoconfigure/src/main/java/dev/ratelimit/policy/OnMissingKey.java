@@ -4,7 +4,8 @@ import dev.ratelimit.support.ConfigName;
 
 /**
  * What a request gets when its policy's key yields nothing: no authenticated
- * principal, no such header, a {@code KeyResolver} that yields nothing.
+ * principal, no such header, a {@code KeyResolver} that yields nothing, a part of a
+ * composite key missing.
  */
 public enum OnMissingKey implements ConfigName {
 

@@ -29,8 +29,9 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	/**
 	 * One policy as configured.
 	 *
-	 * @param key whose quota a request counts against, as written
-	 * ({@code api-key}, {@code header:X-Tenant}, ...)
+	 * @param key whose quota a request counts against, as written: one key
+	 * ({@code [api-key]}, {@code [header:X-Tenant]}, ...) or the parts of a composite
+	 * one ({@code [ip, header:X-Tenant]})
 	 * @param shadow whether decisions are never enforced
 	 * @param cost units one request consumes
 	 * @param costHeader the request header that says what a request costs, if any
@@ -39,11 +40,24 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	 * @param onMissingKey what a request gets when its key yields nothing
 	 * @param missingKeyStatus the status of a request rejected for having no key, if set
 	 * @param afterResponse what the policy settles once the response is known
+	 * @param scope which requests the policy applies to and which clients it exempts
 	 */
-	public record PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
+	public record PolicySpec(@Nullable List<String> key, boolean shadow, long cost, @Nullable String costHeader,
 			@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
 			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
-			AfterResponseSpec afterResponse) {
+			AfterResponseSpec afterResponse, ScopeSpec scope) {
+
+		/**
+		 * A policy of one key that applies to every request.
+		 */
+		public PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
+				@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
+				@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
+				AfterResponseSpec afterResponse) {
+			this((key != null) ? List.of(key) : null, shadow, cost, costHeader, store, tiers, onMissingKey,
+					missingKeyStatus, afterResponse, ScopeSpec.EVERY_REQUEST);
+		}
+
 	}
 
 	/**
@@ -82,6 +96,25 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	 * @param delayAfter units of a leaky bucket's queue that pass at once, if set
 	 */
 	public record ShapingSpec(@Nullable Duration maxDelay, @Nullable Long delayAfter) {
+	}
+
+	/**
+	 * Which requests a policy applies to and which clients it exempts, as configured.
+	 *
+	 * @param methods the methods of the requests it applies to, if set
+	 * @param paths the path patterns of the requests it applies to, if set
+	 * @param exemptAddresses the client addresses and CIDR blocks it never limits
+	 * @param exemptApiKeys the configured API keys it never limits
+	 * @param exemptTiers the tiers of its own it never limits
+	 */
+	public record ScopeSpec(@Nullable List<String> methods, @Nullable List<String> paths,
+			List<String> exemptAddresses, List<String> exemptApiKeys, List<String> exemptTiers) {
+
+		/**
+		 * Nothing set: the policy applies to every request and exempts no one.
+		 */
+		public static final ScopeSpec EVERY_REQUEST = new ScopeSpec(null, null, List.of(), List.of(), List.of());
+
 	}
 
 }

@@ -19,10 +19,11 @@ import java.util.Map;
  * @param costHeader the request header that says what a request costs, trusted as an
  * upstream service sets it; {@code null} when every request costs {@code cost}
  * @param afterResponse what is settled once the response is known
+ * @param scope which requests the policy applies to and which clients it exempts
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
 		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
-		String costHeader, AfterResponse afterResponse) {
+		String costHeader, AfterResponse afterResponse, RequestScope scope) {
 
 	/**
 	 * The status of a request rejected for having no key, unless the policy chooses
@@ -32,6 +33,16 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * A policy that applies to every request and exempts no one.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+			String costHeader, AfterResponse afterResponse) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
+				afterResponse, RequestScope.EVERY_REQUEST);
 	}
 
 	/**

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Limit;
@@ -25,14 +24,10 @@ public final class RateLimitPolicyFactory {
 
 	private static final String PREFIX = "ratelimit";
 
-	private static final Pattern BEAN_KEY = Pattern.compile("#\\{@([A-Za-z_$][A-Za-z0-9_$.\\-]*)}");
-
 	/**
 	 * A field name: a token (RFC 9110 sections 5.1 and 5.6.2).
 	 */
 	static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-
-	private static final String KEY_SYNTAX = "must be api-key, ip, principal, route, header:<Name> or #{@beanName}";
 
 	private static final Set<Integer> NEEDS_CHALLENGE_OR_ALLOW = Set.of(401, 405, 407);
 
@@ -169,7 +164,8 @@ public final class RateLimitPolicyFactory {
 			List<ConfigurationProblem> problems) {
 		String path = PREFIX + ".policies." + id;
 		int problemsBefore = problems.size();
-		KeySource key = keySource(path + ".key", policy.key(), problems);
+		KeySource key = KeyFactory.key(path + ".key", policy.key(), this.keyResolverBeanNames,
+				this.oauth2ResourceServerPresent, problems);
 		if (policy.cost() <= 0) {
 			problems.add(new ConfigurationProblem(path + ".cost", policy.cost(), ConfigurationChecks.POSITIVE));
 		}
@@ -199,11 +195,13 @@ public final class RateLimitPolicyFactory {
 					"must include the default tier '" + defaultTierName + "' (" + PREFIX + ".tiers.default)"));
 		}
 		int missingKeyStatus = missingKeyStatus(path, key, policy, problems);
+		RequestScope scope = RequestScopeFactory.scope(path, policy.scope(), settings.tiersByApiKey().keySet(),
+				policy.tiers().keySet(), problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.shadow(), policy.cost(), store, tiers, tiers.get(defaultTierName),
-				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse);
+				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse, scope);
 	}
 
 	/**
@@ -287,8 +285,9 @@ public final class RateLimitPolicyFactory {
 		}
 		if (onMissingKey == OnMissingKey.REJECT && key != null && !mayLackKey(key)) {
 			problems.add(new ConfigurationProblem(path + ".on-missing-key", "reject",
-					"must be client-address for key " + policy.key() + ", which every request has (only "
-							+ "principal, header:<Name> and #{@beanName} keys can be missing)"));
+					"must be client-address for key " + key.configValue() + ", which every request has (only "
+							+ "principal, header:<Name>, query:<Name>, cookie:<Name>, claim:<Name> and #{@beanName} "
+							+ "keys can be missing, and composite keys with such a part or api-key)"));
 		}
 		if (status == null) {
 			return RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS;
@@ -307,51 +306,19 @@ public final class RateLimitPolicyFactory {
 		return status;
 	}
 
+	/**
+	 * Whether a request may lack the key: one keyed by its API key alone falls back to
+	 * its client address whatever the policy says, but a composite key's part of it is
+	 * missing without a known API key.
+	 */
 	private static boolean mayLackKey(KeySource key) {
-		return key instanceof KeySource.Principal || key instanceof KeySource.Header
-				|| key instanceof KeySource.Bean;
-	}
-
-	private @Nullable KeySource keySource(String path, @Nullable String key, List<ConfigurationProblem> problems) {
-		if (key == null || key.isBlank()) {
-			problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key), KEY_SYNTAX));
-			return null;
+		if (key instanceof KeySource.Composite composite) {
+			return composite.parts()
+				.stream()
+				.anyMatch((part) -> part instanceof KeySource.ApiKey || mayLackKey(part));
 		}
-		switch (key) {
-			case KeySource.ApiKey.VALUE:
-				return new KeySource.ApiKey();
-			case KeySource.ClientIp.VALUE:
-				return new KeySource.ClientIp();
-			case KeySource.Principal.VALUE:
-				return new KeySource.Principal();
-			case KeySource.Route.VALUE:
-				return new KeySource.Route();
-			default:
-				break;
-		}
-		if (key.startsWith(KeySource.Header.PREFIX)) {
-			String headerName = key.substring(KeySource.Header.PREFIX.length()).trim();
-			if (!HEADER_NAME.matcher(headerName).matches()) {
-				problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key),
-						"must name an HTTP header after 'header:', for example header:X-Tenant"));
-				return null;
-			}
-			return new KeySource.Header(headerName);
-		}
-		Matcher bean = BEAN_KEY.matcher(key);
-		if (bean.matches()) {
-			String beanName = bean.group(1);
-			if (this.keyResolverBeanNames != null && !this.keyResolverBeanNames.contains(beanName)) {
-				problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key),
-						"must name a KeyResolver bean (KeyResolver beans: "
-								+ (this.keyResolverBeanNames.isEmpty() ? "none" : this.keyResolverBeanNames)
-								+ ")"));
-				return null;
-			}
-			return new KeySource.Bean(beanName);
-		}
-		problems.add(new ConfigurationProblem(path, ConfigurationProblem.quoted(key), KEY_SYNTAX));
-		return null;
+		return key instanceof KeySource.Principal || key instanceof KeySource.Header || key instanceof KeySource.Bean
+				|| key instanceof KeySource.Query || key instanceof KeySource.Cookie || key instanceof KeySource.Claim;
 	}
 
 	private static @Nullable Tier tier(String path, String name, @Nullable List<LimitSpec> specs, long cost,
@@ -373,7 +340,7 @@ public final class RateLimitPolicyFactory {
 	}
 
 
-	private static String masked(String apiKey) {
+	static String masked(String apiKey) {
 		return (apiKey.length() <= 4) ? "****" : apiKey.substring(0, 4) + "****";
 	}
 

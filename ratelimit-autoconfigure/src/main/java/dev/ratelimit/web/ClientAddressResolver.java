@@ -7,6 +7,7 @@ import java.util.List;
 import dev.ratelimit.policy.IpAddress;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketId;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -55,6 +56,25 @@ final class ClientAddressResolver {
 		}
 		byte[] client = this.trustedProxies.forwardedClient(proxy, values);
 		return (client == proxy) ? address.getHostAddress() : IpAddress.format(client);
+	}
+
+	/**
+	 * The client's address as {@link #resolve} finds it, in bytes (4 or 16, as
+	 * {@link IpAddress#parse} returns them), or {@code null} when the server does not
+	 * know it as an IP address.
+	 */
+	byte @Nullable [] address(ServerHttpRequest request) {
+		InetSocketAddress remote = request.getRemoteAddress();
+		InetAddress address = (remote != null) ? remote.getAddress() : null;
+		if (address == null) {
+			return null;
+		}
+		byte[] proxy = address.getAddress();
+		if (this.trustedProxies.isEmpty() || !this.trustedProxies.contains(proxy)) {
+			return proxy;
+		}
+		List<String> values = request.getHeaders().get(this.trustedProxies.header().headerName());
+		return (values != null && !values.isEmpty()) ? this.trustedProxies.forwardedClient(proxy, values) : proxy;
 	}
 
 }

@@ -15,7 +15,8 @@ import org.springframework.web.server.ServerWebExchange;
  * the policy's {@link KeySource}: read from the request at once, or awaited. A source
  * that yields nothing (no principal, an empty header) falls back to the client's address
  * ({@link ClientAddressResolver}), so no request escapes limiting, or, when its policy
- * rejects such requests, yields no key.
+ * rejects such requests, yields no key. The keys read part by part (a method, a path, a
+ * query parameter, a cookie, a claim, several keys together) are {@link KeyParts}'.
  */
 sealed interface KeyLookup permits KeyLookup.InRequest, KeyLookup.Awaited {
 
@@ -115,7 +116,7 @@ sealed interface KeyLookup permits KeyLookup.InRequest, KeyLookup.Awaited {
 				.switchIfEmpty(Mono.defer(() -> missing.apply(exchange)));
 			return fromBean;
 		}
-		throw new IllegalArgumentException("unhandled key source " + source);
+		return KeyParts.lookup(source, routeId, keyResolverBeans, clientAddresses, onMissingKey);
 	}
 
 }

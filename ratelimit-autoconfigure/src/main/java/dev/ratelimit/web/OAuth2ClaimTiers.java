@@ -1,11 +1,13 @@
 package dev.ratelimit.web;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken;
 
 /**
- * {@code ratelimit.tiers.claim}: the tier is a claim of the token Spring Security's
+ * {@code ratelimit.tiers.claim}, and {@code claim:<Name>} keys, which read the claim the
+ * same way: the tier is a claim of the token Spring Security's
  * OAuth2 resource server authenticated the request with, a JWT
  * ({@code JwtAuthenticationToken}) or an introspected opaque token
  * ({@code BearerTokenAuthentication}). Referenced only when that class is present.
@@ -27,7 +29,11 @@ final class OAuth2ClaimTiers {
 		return fromClaim;
 	}
 
-	private static String claim(Object principal, String claimName) {
+	/**
+	 * The claim of the principal's token when it is a non-empty string, as a tier and a
+	 * {@code claim:<Name>} key read it; otherwise {@code null}.
+	 */
+	static @Nullable String claim(Object principal, String claimName) {
 		if (principal instanceof AbstractOAuth2TokenAuthenticationToken<?> token
 				&& token.getTokenAttributes().get(claimName) instanceof String tier && !tier.isEmpty()) {
 			return tier;

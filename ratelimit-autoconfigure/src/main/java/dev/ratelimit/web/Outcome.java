@@ -46,7 +46,13 @@ public enum Outcome {
 	 * {@code ratelimit.shaping.max-held-requests} allows: answered with 503, its place
 	 * given back.
 	 */
-	HOLDS_FULL("holds-full");
+	HOLDS_FULL("holds-full"),
+
+	/**
+	 * The client is exempt from the policy (its address, API key or tier): forwarded
+	 * uncounted, without rate limit headers, no store asked.
+	 */
+	EXEMPT("exempt");
 
 	private final String tagValue;
 

@@ -24,8 +24,9 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * The request path: judges the requests of one route under one policy, for every entry
  * point (the gateway's {@code RateLimit} filter, a policy's {@code RateLimiter} bean,
- * the plain WebFlux filter). It reads top to bottom: the request's tier, cost and key,
- * the store's decision, then what is done with it: listeners told, rate limit headers
+ * the plain WebFlux filter). It reads top to bottom: whether the policy applies to the
+ * request, the request's tier (and whether its client is exempt), cost and key, the
+ * store's decision, then what is done with it: listeners told, rate limit headers
  * and {@code Retry-After} written, and the request forwarded, held then forwarded
  * (shaping), or rejected. A decision the exchange settles afterwards (a counted
  * response, a cost the response reports, a slot in flight) is settled by the one
@@ -146,6 +147,9 @@ public final class RequestJudge {
 		if (this.lookups == null) {
 			throw new IllegalStateException("A RateLimiter bean's judge is given keys, not requests");
 		}
+		if (!this.route.scope().covers(exchange.getRequest())) {
+			return next.proceed(chain, exchange);
+		}
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		// Without configured API keys no header can name one: not read at all.
 		String apiKey = this.tiersByApiKey.isEmpty() ? null
@@ -163,10 +167,14 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * Then its cost.
+	 * Then, unless its client is exempt, its cost.
 	 */
 	private <C> Mono<Void> withTier(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
 			@Nullable String knownApiKey, long start) {
+		if (this.route.scope().exempts(exchange.getRequest(), knownApiKey, tier.name())) {
+			tier.listeners().notify(Outcome.EXEMPT, 0);
+			return next.proceed(chain, exchange);
+		}
 		CostLookup costs = this.lookups.costs();
 		if (costs instanceof CostLookup.InRequest inRequest) {
 			return withCost(exchange, chain, next, tier, inRequest.read(exchange), knownApiKey, start);
@@ -294,6 +302,10 @@ public final class RequestJudge {
 	public <R> Mono<R> judge(String key, Answer<R> answer) {
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		TierOnRoute tier = tier(this.tiersByApiKey.get(key));
+		if (this.route.scope().exemptsKey(key, tier.name())) {
+			tier.listeners().notify(Outcome.EXEMPT, 0);
+			return Mono.just(answer.of(true, new HttpHeaders()));
+		}
 		long cost = this.route.cost();
 		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
 		Verdict now = decideNow(bucket, tier, cost);
@@ -535,10 +547,11 @@ public final class RequestJudge {
 	 * rejects those
 	 * @param missingKeyDetail the detail of that rejection: which key the request lacks
 	 * @param afterResponse what the policy settles once the response is known
+	 * @param scope which requests the policy applies to and which clients it exempts
 	 */
 	record RouteSettings(String policyId, String routeId, boolean shadow, String apiKeyHeader, long cost,
 			@Nullable String costHeader, HttpStatusCode missingKeyStatus, String missingKeyDetail,
-			AfterResponse afterResponse) {
+			AfterResponse afterResponse, ScopeCheck scope) {
 	}
 
 	/**

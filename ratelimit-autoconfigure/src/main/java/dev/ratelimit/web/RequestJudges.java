@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
@@ -139,10 +138,17 @@ public final class RequestJudges {
 	 * not requests, and never sees the response.
 	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
 	 * available or its headers could not describe a tier
-	 * @throws IllegalStateException when the policy settles after the response or a tier
-	 * limits requests in flight ({@link #judgesKeys})
+	 * @throws IllegalStateException when the policy settles after the response, a tier
+	 * limits requests in flight, or the policy applies to some methods or paths only or
+	 * exempts client addresses ({@link #judgesKeys})
 	 */
 	public RequestJudge forKeys(RateLimitPolicies policies, RateLimitPolicy policy, String routeId) {
+		if (policy.scope().needsRequest()) {
+			throw new IllegalStateException("Rate limit policy '" + policy.id() + "' applies to some methods or "
+					+ "paths only, or exempts client addresses, which a RateLimiter bean never sees: Spring Cloud "
+					+ "Gateway's RequestRateLimiter gives it only a key; use the RateLimit filter on route '"
+					+ routeId + "' instead");
+		}
 		return judge(policies, policy, routeId, null);
 	}
 
@@ -150,10 +156,11 @@ public final class RequestJudges {
 	 * Whether a {@code RateLimiter} bean can judge the policy: not when it settles a
 	 * request once its response is known ({@code count-responses},
 	 * {@code cost-from-response}) or a tier limits requests in flight, since the bean
-	 * never sees the response.
+	 * never sees the response, nor when it applies to some methods or paths only or
+	 * exempts client addresses, since the bean never sees the request.
 	 */
 	public static boolean judgesKeys(RateLimitPolicy policy) {
-		if (policy.afterResponse().settles()) {
+		if (policy.afterResponse().settles() || policy.scope().needsRequest()) {
 			return false;
 		}
 		for (Tier tier : policy.tiers().values()) {
@@ -170,7 +177,9 @@ public final class RequestJudges {
 		Map<String, JudgedTier> tiers = tiers(policy);
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
-				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy), policy.afterResponse());
+				HttpStatusCode.valueOf(policy.missingKeyStatus()), KeyParts.missingKeyDetail(policy.key()),
+				policy.afterResponse(),
+				new ScopeCheck(policy.scope(), new ClientAddressResolver(policies.trustedProxies())));
 		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
 				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver);
 	}
@@ -196,21 +205,6 @@ public final class RequestJudges {
 			return CostLookup.header(policy.costHeader(), policy.cost());
 		}
 		return CostLookup.fixed(policy.cost());
-	}
-
-	private static String missingKeyDetail(RateLimitPolicy policy) {
-		String lacking;
-		if (policy.key() instanceof KeySource.Header header) {
-			lacking = "the " + header.headerName() + " header";
-		}
-		else if (policy.key() instanceof KeySource.Principal) {
-			lacking = "an authenticated principal";
-		}
-		else {
-			lacking = "a client key";
-		}
-		return "This route is rate limited per client and needs " + lacking + " to tell clients apart; "
-				+ "the request has none.";
 	}
 
 	/**

@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
-import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.UnknownPolicy;
@@ -163,12 +162,12 @@ public final class WebRouteFactory {
 					this.policies.byId().keySet()));
 			return null;
 		}
-		if (policy.key() instanceof KeySource.Bean && !this.gatewayPresent) {
+		if (policy.key().usesKeyResolverBean() && !this.gatewayPresent) {
 			problems.add(new ConfigurationProblem(path + ".policy", ConfigurationProblem.quoted(policyId),
 					"must name a policy whose key works without Spring Cloud Gateway: ratelimit.policies."
 							+ policyId + ".key is " + policy.key().configValue()
-							+ ", a gateway KeyResolver bean, and the gateway is not on the classpath; key the "
-							+ "policy by principal, header:<Name>, api-key, ip or route"));
+							+ ", which names a gateway KeyResolver bean, and the gateway is not on the classpath; "
+							+ "key the policy by anything else, such as principal, header:<Name>, api-key or ip"));
 		}
 		return policy;
 	}

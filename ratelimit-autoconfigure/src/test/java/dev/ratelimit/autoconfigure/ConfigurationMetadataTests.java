@@ -70,9 +70,34 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void everyKindOfKeyIsOffered() {
-		assertThat(hintValues("ratelimit.policies.*.key")).contains("api-key", "ip", "principal", "route")
+		assertThat(hintValues("ratelimit.policies.*.key")).contains("api-key", "ip", "principal", "route", "method",
+				"path")
 			.anyMatch((value) -> value.startsWith("header:"))
+			.anyMatch((value) -> value.startsWith("query:"))
+			.anyMatch((value) -> value.startsWith("cookie:"))
+			.anyMatch((value) -> value.startsWith("claim:"))
 			.anyMatch((value) -> value.startsWith("#{@"));
+	}
+
+	@Test
+	void aPolicysKeyIsAListAndItsScopeIsDescribed() {
+		assertThat(this.<String>propertyField("ratelimit.policies.*.key", "type"))
+			.isEqualTo("java.util.List<java.lang.String>");
+		assertThat(this.<List<String>>propertyField("ratelimit.policies.*.key", "defaultValue"))
+			.containsExactly("api-key");
+		for (String scope : new String[] { "methods", "paths", "exempt.addresses", "exempt.api-keys",
+				"exempt.tiers" }) {
+			assertThat(this.<String>propertyField("ratelimit.policies.*." + scope, "type"))
+				.isEqualTo("java.util.List<java.lang.String>");
+		}
+		assertThat(hintValues("ratelimit.policies.*.methods")).containsExactly("GET", "HEAD", "POST", "PUT", "DELETE",
+				"CONNECT", "OPTIONS", "TRACE", "PATCH");
+	}
+
+	private <T> T propertyField(String property, String field) {
+		List<T> values = JsonPath.read(this.metadata, "$.properties[?(@.name == '" + property + "')]." + field);
+		assertThat(values).as(property).hasSize(1);
+		return values.get(0);
 	}
 
 	private List<String> hintValues(String property) {

@@ -20,6 +20,7 @@ import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.RequestScope;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TrustedProxies;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.util.pattern.PathPattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -97,7 +100,7 @@ class PoliciesFromPropertiesTests {
 	@Test
 	void rejectsBadKeySyntax() {
 		assertProblems(withKey("user"), "ratelimit.policies.p.key: was 'user', must be api-key, ip, principal, "
-				+ "route, header:<Name> or #{@beanName}");
+				+ "route, method, path, header:<Name>, query:<Name>, cookie:<Name>, claim:<Name> or #{@beanName}");
 		assertProblems(withKey("header:"), "ratelimit.policies.p.key: was 'header:', must name an HTTP header "
 				+ "after 'header:', for example header:X-Tenant");
 		assertProblems(withKey("header:X Tenant"), "ratelimit.policies.p.key: was 'header:X Tenant', must name "
@@ -226,7 +229,8 @@ class PoliciesFromPropertiesTests {
 						"ratelimit.policies.orders.tiers.free[0].algorithm: was nope, must be one of "
 								+ "[fixed-window, sliding-window-log, sliding-window-counter, token-bucket, leaky-bucket, concurrency]",
 						"ratelimit.policies.search.key: was 'who', must be api-key, ip, principal, route, "
-								+ "header:<Name> or #{@beanName}",
+								+ "method, path, header:<Name>, query:<Name>, cookie:<Name>, claim:<Name> or "
+								+ "#{@beanName}",
 						"ratelimit.policies.search.tiers.anonymous[0].limit: was not set, must be set for "
 								+ "fixed-window, which takes limit and window"))
 			.withMessageContaining("Invalid rate limit configuration:")
@@ -419,13 +423,47 @@ class PoliciesFromPropertiesTests {
 
 	@Test
 	void rejectsRejectingMissingKeysOfKeysEveryRequestHas() {
-		for (String key : new String[] { "api-key", "ip", "route" }) {
+		for (String key : new String[] { "api-key", "ip", "route", "method", "path", "ip,route,method,path" }) {
 			Map<String, String> properties = new HashMap<>(withKey(key));
 			properties.put("ratelimit.policies.p.on-missing-key", "reject");
 			assertProblems(properties, "ratelimit.policies.p.on-missing-key: was reject, must be client-address for "
-					+ "key " + key + ", which every request has (only principal, header:<Name> and #{@beanName} "
-					+ "keys can be missing)");
+					+ "key " + (key.contains(",") ? "[ip, route, method, path]" : key) + ", which every request has "
+					+ "(only principal, header:<Name>, query:<Name>, cookie:<Name>, claim:<Name> and #{@beanName} "
+					+ "keys can be missing, and composite keys with such a part or api-key)");
 		}
+	}
+
+	@Test
+	void aScalarKeyBindsAsOneKeyAndAListOrACommaSeparatedValueAsACompositeKey() {
+		KeySource composite = new KeySource.Composite(
+				List.of(new KeySource.ClientIp(), new KeySource.Header("X-Tenant")));
+		assertThat(keyOf("header:X-Tenant")).isEqualTo(new KeySource.Header("X-Tenant"));
+		assertThat(keyOf("ip, header:X-Tenant")).isEqualTo(composite);
+		Map<String, String> indexed = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		indexed.put("ratelimit.policies.p.key[0]", "ip");
+		indexed.put("ratelimit.policies.p.key[1]", "header:X-Tenant");
+		assertThat(this.factory.create(bind(indexed)).policy("p").key()).isEqualTo(composite);
+		assertThat(this.factory.create(bind(limit("fixed-window", "limit", "3", "window", "1s"))).policy("p").key())
+			.as("the default").isEqualTo(new KeySource.ApiKey());
+	}
+
+	@Test
+	void bindsMethodsPathsAndExemptions() {
+		Map<String, String> properties = new HashMap<>(limit("fixed-window", "limit", "3", "window", "1s"));
+		properties.put("ratelimit.tiers.api-keys.vip-key", "anonymous");
+		properties.put("ratelimit.policies.p.methods", "POST,PUT");
+		properties.put("ratelimit.policies.p.paths[0]", "/api/**");
+		properties.put("ratelimit.policies.p.exempt.addresses", "10.0.0.0/8, 192.0.2.7");
+		properties.put("ratelimit.policies.p.exempt.api-keys[0]", "vip-key");
+		properties.put("ratelimit.policies.p.exempt.tiers[0]", "anonymous");
+		RequestScope scope = this.factory.create(bind(properties)).policy("p").scope();
+		assertThat(scope.methods()).containsExactlyInAnyOrder(HttpMethod.POST, HttpMethod.PUT);
+		assertThat(scope.paths()).extracting(PathPattern::getPatternString).containsExactly("/api/**");
+		assertThat(scope.exemptAddresses()).extracting(Object::toString).containsExactly("10.0.0.0/8", "192.0.2.7/32");
+		assertThat(scope.exemptApiKeys()).containsExactly("vip-key");
+		assertThat(scope.exemptTiers()).containsExactly("anonymous");
+		assertThat(this.factory.create(bind(limit("fixed-window", "limit", "3", "window", "1s"))).policy("p").scope())
+			.as("unset").isEqualTo(RequestScope.EVERY_REQUEST);
 	}
 
 	private KeySource keyOf(String key) {

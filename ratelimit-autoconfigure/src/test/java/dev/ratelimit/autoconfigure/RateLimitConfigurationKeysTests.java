@@ -65,6 +65,15 @@ class RateLimitConfigurationKeysTests {
 	}
 
 	@Test
+	void aMisspeltExemptionIsNamed() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.exempt.adresses=10.0.0.0/8")
+			.run((context) -> assertThat(problems(context)).containsExactly(
+					"ratelimit.policies.orders.exempt.adresses: was 10.0.0.0/8, is not a known key; did you mean "
+							+ "addresses?"));
+	}
+
+	@Test
 	void aMisspeltStoreIsNamedAtTheTopLevel() {
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withPropertyValues("ratelimit.sotre=redis")

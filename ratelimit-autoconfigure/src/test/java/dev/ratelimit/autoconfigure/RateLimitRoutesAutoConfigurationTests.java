@@ -156,6 +156,42 @@ class RateLimitRoutesAutoConfigurationTests {
 	}
 
 	@Test
+	void aRequestRateLimiterRouteNamingAPolicyOfSomeMethodsPathsOrAddressesFailsNamingTheRoute() {
+		for (String scope : new String[] { "methods=POST", "paths=/api/**", "exempt.addresses=10.0.0.0/8" }) {
+			this.contextRunner.withPropertyValues(TWO_POLICIES)
+				.withPropertyValues("ratelimit.policies.orders." + scope)
+				.withBean(GatewayProperties.class, () -> gatewayProperties("#{@searchRateLimiter}",
+						"#{@ordersRateLimiter}"))
+				.run((context) -> assertThat(context).getFailure()
+					.rootCause()
+					.isInstanceOf(InvalidRateLimitConfigurationException.class)
+					.hasMessageContaining("spring.cloud.gateway.server.webflux.routes[1].filters[0]: was "
+							+ "RequestRateLimiter rate-limiter=#{@ordersRateLimiter}, must name the RateLimiter bean "
+							+ "of a policy that applies to every request: policy 'orders' applies to some methods or "
+							+ "paths only, or exempts client addresses (methods, paths, exempt.addresses), and "
+							+ "RequestRateLimiter shows its RateLimiter only a key; use the RateLimit filter with "
+							+ "policy=orders")
+					.hasMessageNotContaining("routes[0]"));
+		}
+	}
+
+	@Test
+	void aRequestRateLimiterExemptsTheApiKeysAndTiersItsKeysName() {
+		this.contextRunner.withPropertyValues(TWO_POLICIES)
+			.withPropertyValues("ratelimit.tiers.api-keys.vip-key=anonymous",
+					"ratelimit.policies.orders.exempt.api-keys=vip-key")
+			.withBean(GatewayProperties.class, () -> gatewayProperties("#{@ordersRateLimiter}"))
+			.run((context) -> {
+				RateLimiter<?> orders = context.getBean("ordersRateLimiter", RateLimiter.class);
+				RateLimiter.Response exempt = orders.isAllowed("route-0", "vip-key").block();
+				assertThat(exempt.isAllowed()).isTrue();
+				assertThat(exempt.getHeaders()).isEmpty();
+				assertThat(orders.isAllowed("route-0", "someone").block().getHeaders())
+					.containsEntry("RateLimit-Remaining", "59");
+			});
+	}
+
+	@Test
 	void aReloadLeavingARequestRateLimiterRouteNamingNoBeanIsRejected(CapturedOutput output) {
 		String route = "spring.cloud.gateway.server.webflux.routes[0].";
 		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {

@@ -119,8 +119,15 @@ class RateLimitWebFilterAutoConfigurationTests {
 				.rootCause()
 				.isInstanceOf(InvalidRateLimitConfigurationException.class)
 				.hasMessageContaining("ratelimit.web.routes[0].policy: was 'orders', must name a policy whose key "
-						+ "works without Spring Cloud Gateway: ratelimit.policies.orders.key is #{@tenants}, a "
-						+ "gateway KeyResolver bean, and the gateway is not on the classpath"));
+						+ "works without Spring Cloud Gateway: ratelimit.policies.orders.key is #{@tenants}, which "
+						+ "names a gateway KeyResolver bean, and the gateway is not on the classpath"));
+		this.withoutGateway.withPropertyValues(ROUTE)
+			.withPropertyValues("ratelimit.policies.orders.key=ip,#{@tenants}")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.policies.orders.key is [ip, #{@tenants}], which names a gateway "
+						+ "KeyResolver bean"));
 	}
 
 	@Test
@@ -166,6 +173,27 @@ class RateLimitWebFilterAutoConfigurationTests {
 		this.withoutGateway.withPropertyValues("ratelimit.tiers.header=X-Plan")
 			.run((context) -> assertThat(context.getBean(RateLimitPolicies.class).tierSource())
 				.isEqualTo(new TierSource.Header("X-Plan")));
+	}
+
+	@Test
+	void aClaimKeyWithoutSpringSecuritysResourceServerFailsAtStartUpWhileOtherPartsNeedNone() {
+		ReactiveWebApplicationContextRunner withoutResourceServer = new ReactiveWebApplicationContextRunner()
+			.withClassLoader(new FilteredClassLoader("org.springframework.cloud.gateway",
+					"org.springframework.security.oauth2.server.resource"))
+			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+					RateLimitWebFilterAutoConfiguration.class))
+			.withPropertyValues(ORDERS)
+			.withPropertyValues(ROUTE);
+		withoutResourceServer.withPropertyValues("ratelimit.policies.orders.key=ip,claim:tenant")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidRateLimitConfigurationException.class)
+				.hasMessageContaining("ratelimit.policies.orders.key[1]: was 'claim:tenant', needs Spring "
+						+ "Security's OAuth2 resource server (spring-boot-starter-oauth2-resource-server) on the "
+						+ "classpath"));
+		withoutResourceServer
+			.withPropertyValues("ratelimit.policies.orders.key=ip,method,path,query:page,cookie:session,principal")
+			.run((context) -> assertThat(context).hasSingleBean(RateLimitWebFilter.class));
 	}
 
 	@Test

@@ -65,6 +65,18 @@ class RateLimitRequestMetricsTests {
 	}
 
 	@Test
+	void countsExemptRequestsWithoutTimingThem() {
+		RouteTierListener bound = this.metrics.forRouteTier("orders", "free", "orders-route", "caffeine");
+		bound.onDecision(Outcome.EXEMPT, 0);
+		bound.onDecision(Outcome.EXEMPT, 0);
+		bound.onDecision(Outcome.ALLOWED, 2_000_000);
+		assertThat(count("orders", "free", "orders-route", "exempt")).isEqualTo(2);
+		// Exempt: no store was asked, nothing to time.
+		assertThat(this.registry.get(RateLimitRequestMetrics.DECISION).tag("store", "caffeine").timer().count())
+			.isEqualTo(1);
+	}
+
+	@Test
 	void aRouteTiersListenerRegistersItsMetersOnItsFirstDecisionAndSharesThem() {
 		RouteTierListener bound = this.metrics.forRouteTier("orders", "free", "orders-route", "caffeine");
 		assertThat(this.registry.getMeters()).isEmpty();

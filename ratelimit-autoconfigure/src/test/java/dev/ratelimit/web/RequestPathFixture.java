@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.policy.AfterResponse;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.RequestScope;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.policy.TierSource;
@@ -65,18 +67,23 @@ final class RequestPathFixture {
 
 	CostResolver costResolver;
 
+	RequestScope scope = RequestScope.EVERY_REQUEST;
+
+	TrustedProxies trustedProxies = TrustedProxies.NONE;
+
 	static RateLimitProblemWriter problemWriter() {
 		return new RateLimitProblemWriter(ServerCodecConfigurer.create().getWriters(), TYPE);
 	}
 
 	RateLimitPolicy policy() {
 		return new RateLimitPolicy("orders", this.key, false, 1, StoreType.CAFFEINE,
-				Map.of("anonymous", ANONYMOUS, "pro", PRO), ANONYMOUS, this.onMissingKey, 403, this.costHeader);
+				Map.of("anonymous", ANONYMOUS, "pro", PRO), ANONYMOUS, this.onMissingKey, 403, this.costHeader,
+				AfterResponse.NONE, this.scope);
 	}
 
 	RequestJudge judge() {
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", policy()),
-				Map.of("pro-key", "pro"), TrustedProxies.NONE, this.tierSource);
+				Map.of("pro-key", "pro"), this.trustedProxies, this.tierSource);
 		List<RateLimitListener> listeners = new ArrayList<>(List.of(this::record));
 		listeners.addAll(this.listeners);
 		return new RequestJudges(policies, new BucketStores(List.of(this.store), List.of()), listeners,
@@ -102,6 +109,18 @@ final class RequestPathFixture {
 
 	static MockServerHttpRequest.BaseBuilder<?> get() {
 		return MockServerHttpRequest.get("/orders").remoteAddress(new InetSocketAddress("198.51.100.4", 40000));
+	}
+
+	/**
+	 * The judge of a {@code RateLimiter} bean of the current settings, given keys.
+	 */
+	RequestJudge keysJudge() {
+		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", policy()), Map.of("pro-key", "pro"),
+				this.trustedProxies, this.tierSource);
+		return new RequestJudges(policies, new BucketStores(List.of(this.store), List.of()), List.of(this::record),
+				HeaderStyle.DRAFT_06, "X-API-Key", this.rejectionHandler, null, null, RateLimitMessages.DEFAULTS,
+				new HeldRequests(10_000))
+			.forKeys(policies, policies.policy("orders"), "orders-route");
 	}
 
 	private void record(String policy, String tier, String route, String store, Outcome outcome, long nanos) {

@@ -1,0 +1,29 @@
+package dev.ratelimit.store.redis;
+
+import java.util.List;
+
+import dev.ratelimit.e2e.KeyAndScopeGatewayScenarios;
+
+/**
+ * {@link KeyAndScopeGatewayScenarios} on an embedded Redis: composite keys, hostile
+ * values among them, are escaped into Redis keys as any key is.
+ */
+class RedisKeyAndScopeGatewayTests extends KeyAndScopeGatewayScenarios {
+
+	private TestRedis redis;
+
+	@Override
+	protected List<String> storeProperties() {
+		if (this.redis == null) {
+			this.redis = TestRedis.startEmbedded();
+		}
+		return List.of("ratelimit.store=redis", "spring.data.redis.host=" + this.redis.host(),
+				"spring.data.redis.port=" + this.redis.port());
+	}
+
+	@Override
+	protected void stopStore() {
+		this.redis.close();
+	}
+
+}
