@@ -3,6 +3,9 @@ package dev.ratelimit.algorithm;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fixed window counter: at most {@code limit} units per aligned window. Windows are
@@ -15,11 +18,33 @@ import java.util.Map;
  * whether the window has room or not: a count above the limit refuses every request
  * until the window ends.
  */
-public record FixedWindow(long limit, Duration window) implements Limit {
+public record FixedWindow(long limit, Duration window, @Nullable CalendarPeriods calendar) implements Limit {
 
+	/**
+	 * @param limit units per window
+	 * @param window the window's length; for a limit counted in calendar periods, the
+	 * longest a period lasts ({@link CalendarPeriods#longest()}), its idle timeout
+	 * @param calendar the calendar periods counted in, or {@code null} for windows
+	 * aligned on the epoch
+	 */
 	public FixedWindow {
 		Validation.positive("limit", limit);
 		Validation.positiveDuration("window", window);
+		Validation.longestPeriod(window, calendar);
+	}
+
+	/**
+	 * At most {@code limit} units per window of {@code window} aligned on the epoch.
+	 */
+	public FixedWindow(long limit, Duration window) {
+		this(limit, window, null);
+	}
+
+	/**
+	 * At most {@code limit} units per calendar period.
+	 */
+	public static FixedWindow inCalendar(long limit, CalendarPeriods calendar) {
+		return new FixedWindow(limit, calendar.longest(), calendar);
 	}
 
 	@Override
@@ -36,13 +61,13 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	public Map<String, Object> parameters() {
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("limit", this.limit);
-		parameters.put("window", this.window);
+		CalendarPeriods.putParameters(parameters, this.window, this.calendar);
 		return parameters;
 	}
 
 	@Override
 	public void start(StateWords state, long nowNanos) {
-		setWindowIndex(state, AlignedWindows.index(nowNanos, Nanos.ofValidated(this.window)));
+		setWindowIndex(state, indexAt(nowNanos));
 		setCount(state, 0);
 	}
 
@@ -61,9 +86,16 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	}
 
 	private Decision judge(StateWords state, long nowNanos, long cost, boolean consume) {
-		long windowNanos = Nanos.ofValidated(this.window);
-		long count = roll(state, nowNanos, windowNanos);
-		long untilWindowEnd = windowNanos - AlignedWindows.elapsed(windowIndex(state), nowNanos, windowNanos);
+		long untilWindowEnd;
+		if (this.calendar == null) {
+			long windowNanos = Nanos.ofValidated(this.window);
+			roll(state, nowNanos, windowNanos);
+			untilWindowEnd = windowNanos - AlignedWindows.elapsed(windowIndex(state), nowNanos, windowNanos);
+		}
+		else {
+			untilWindowEnd = rollPeriod(state, nowNanos, this.calendar);
+		}
+		long count = count(state);
 		// A probe of nothing takes nothing: it is admitted even past the limit, and
 		// describes it.
 		boolean allowed = cost <= this.limit - count || cost == 0;
@@ -81,7 +113,7 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 
 	@Override
 	public void commit(StateWords state, long nowNanos, long cost) {
-		setCount(state, roll(state, nowNanos, Nanos.ofValidated(this.window)) + cost);
+		setCount(state, rolledCount(state, nowNanos) + cost);
 	}
 
 	/**
@@ -90,9 +122,8 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	 */
 	@Override
 	public void refund(StateWords state, long nowNanos, long units, long consumedAtNanos) {
-		long windowNanos = Nanos.ofValidated(this.window);
-		long count = roll(state, nowNanos, windowNanos);
-		if (AlignedWindows.index(consumedAtNanos, windowNanos) == windowIndex(state)) {
+		long count = rolledCount(state, nowNanos);
+		if (indexAt(consumedAtNanos) == windowIndex(state)) {
 			setCount(state, Math.max(0, count - units));
 		}
 	}
@@ -107,7 +138,7 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 
 	@Override
 	public Map<String, Number> describe(StateWords state, long nowNanos) {
-		return Map.of("count", roll(state, nowNanos, Nanos.ofValidated(this.window)));
+		return Map.of("count", rolledCount(state, nowNanos));
 	}
 
 	/**
@@ -116,16 +147,51 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 	 * nothing left until its window moves on. A count past the old limit is a debt for
 	 * units already let through: that debt stays past the new limit, but a lowered limit
 	 * alone creates none: {@code min(count, limit + max(0, count - previousLimit))}.
-	 * Another window, or another algorithm's state: fresh, as window indexes of another
-	 * length mean nothing.
+	 * Another window, other calendar periods (another unit or zone), or another
+	 * algorithm's state: fresh, as window indexes of another length mean nothing.
 	 */
 	@Override
 	public void carryOver(Limit previous, StateWords from, StateWords to, long nowNanos) {
-		if (previous instanceof FixedWindow old && old.window.equals(this.window)) {
-			long count = roll(from, nowNanos, Nanos.ofValidated(old.window));
+		if (previous instanceof FixedWindow old && old.window.equals(this.window)
+				&& Objects.equals(old.calendar, this.calendar)) {
+			long count = old.rolledCount(from, nowNanos);
 			setWindowIndex(to, windowIndex(from));
 			setCount(to, Math.min(count, this.limit + Math.max(0, count - old.limit)));
 		}
+	}
+
+	/**
+	 * The index of the window or calendar period {@code nowNanos} falls in.
+	 */
+	private long indexAt(long nowNanos) {
+		return (this.calendar != null) ? this.calendar.index(nowNanos)
+				: AlignedWindows.index(nowNanos, Nanos.ofValidated(this.window));
+	}
+
+	/**
+	 * The count of the window or calendar period {@code nowNanos} falls in.
+	 */
+	private long rolledCount(StateWords state, long nowNanos) {
+		if (this.calendar != null) {
+			rollPeriod(state, nowNanos, this.calendar);
+			return count(state);
+		}
+		return roll(state, nowNanos, Nanos.ofValidated(this.window));
+	}
+
+	/**
+	 * Off the hot path of aligned windows: move to the calendar period {@code nowNanos}
+	 * falls in, empty, when that is a later one.
+	 * @return nanoseconds until the period counted ends, its whole length for a late
+	 * reading, as for an aligned window
+	 */
+	private static long rollPeriod(StateWords state, long nowNanos, CalendarPeriods calendar) {
+		if (!calendar.isCurrent(windowIndex(state), nowNanos)) {
+			setWindowIndex(state, calendar.index(nowNanos));
+			setCount(state, 0);
+		}
+		long index = windowIndex(state);
+		return calendar.length(index) - calendar.elapsed(index, nowNanos);
 	}
 
 	/**
@@ -147,7 +213,8 @@ public record FixedWindow(long limit, Duration window) implements Limit {
 		setCount(state, 0);
 	}
 
-	// The state's layout: the index of the window counted, then the units counted in it.
+	// The state's layout: the index of the window (or calendar period) counted, then the
+	// units counted in it.
 
 	private static long windowIndex(StateWords state) {
 		return state.word0;

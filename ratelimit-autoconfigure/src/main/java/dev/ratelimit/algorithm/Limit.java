@@ -28,6 +28,16 @@ public sealed interface Limit permits FixedWindow, SlidingWindowLog, SlidingWind
 	Duration window();
 
 	/**
+	 * The calendar periods a window limit counts in, in place of windows aligned on the
+	 * epoch; {@code null} for every other limit. Its {@link #window()} is then the longest
+	 * a period lasts, and the window advertised to clients is the length of the period
+	 * current when they are told.
+	 */
+	default @Nullable CalendarPeriods calendar() {
+		return null;
+	}
+
+	/**
 	 * How long a client must stay idle before its state is as good as new, so that a
 	 * store may forget it: its {@link #window()}, after which a window has passed or a
 	 * bucket has refilled or drained, unless the algorithm remembers longer.

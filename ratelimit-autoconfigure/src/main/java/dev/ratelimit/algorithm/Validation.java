@@ -41,4 +41,15 @@ final class Validation {
 		}
 	}
 
+	/**
+	 * The window of a limit counted in calendar periods is the longest a period lasts,
+	 * which its idle timeout is.
+	 */
+	static void longestPeriod(Duration window, @Nullable CalendarPeriods calendar) {
+		if (calendar != null && !window.equals(calendar.longest())) {
+			throw new IllegalArgumentException("window must be the longest of the " + calendar + " periods ("
+					+ calendar.longest() + ") but was " + window);
+		}
+	}
+
 }

@@ -135,7 +135,8 @@ final class PoliciesFromProperties {
 		for (RateLimitProperties.LimitSpec spec : specs) {
 			limits.add(new PolicySettings.LimitSpec(spec.getName(), spec.getAlgorithm(), spec.getLimit(),
 					spec.getWindow(), spec.getCapacity(), spec.getRefillRate(), spec.getRefillPeriod(),
-					spec.getDrainRate(), spec.getDrainPeriod(), shaping(spec.getShaping())));
+					spec.getDrainRate(), spec.getDrainPeriod(), shaping(spec.getShaping()), spec.getCalendar(),
+					spec.getZone()));
 		}
 		return limits;
 	}

@@ -589,6 +589,20 @@ public class RateLimitProperties {
 		 */
 		private @Nullable Shaping shaping;
 
+		/**
+		 * Calendar period the limit counts in, in place of window, for fixed-window and
+		 * sliding-window-counter: 'day', 'week' (Monday 00:00 to Monday 00:00, as ISO
+		 * 8601), 'month' or 'year', each starting at 00:00 local time in zone. A monthly
+		 * quota resets at 00:00 on the 1st.
+		 */
+		private @Nullable String calendar;
+
+		/**
+		 * Time zone of calendar, as an IANA time-zone id ('Europe/Paris'). Defaults to
+		 * UTC.
+		 */
+		private @Nullable String zone;
+
 		public @Nullable String getName() {
 			return this.name;
 		}
@@ -667,6 +681,22 @@ public class RateLimitProperties {
 
 		public void setShaping(@Nullable Shaping shaping) {
 			this.shaping = shaping;
+		}
+
+		public @Nullable String getCalendar() {
+			return this.calendar;
+		}
+
+		public void setCalendar(@Nullable String calendar) {
+			this.calendar = calendar;
+		}
+
+		public @Nullable String getZone() {
+			return this.zone;
+		}
+
+		public void setZone(@Nullable String zone) {
+			this.zone = zone;
 		}
 
 	}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -23,8 +24,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns one configured limit into its algorithm's {@link Limit}, checking that it sets
  * the parameters its algorithm takes, and only those, each positive, that the policy's
- * cost fits its quota (a concurrency limit counts requests, whatever their cost), and
- * that only a bucket shapes.
+ * cost fits its quota (a concurrency limit counts requests, whatever their cost), that
+ * only a bucket shapes, and that only a window that takes one counts in calendar periods
+ * ({@link CalendarPeriodsFactory}), which then replace its window.
  */
 final class LimitFactory {
 
@@ -53,8 +55,10 @@ final class LimitFactory {
 		LimitFields fields = LimitFields.of(algorithm);
 		int problemsBefore = problems.size();
 		Map<String, @Nullable Object> values = values(spec);
+		// Calendar periods take the place of the window.
+		boolean inCalendar = spec.calendar() != null && CalendarPeriodsFactory.takesCalendar(algorithm);
 		for (String required : fields.required()) {
-			if (values.get(required) == null) {
+			if (values.get(required) == null && !(inCalendar && required.equals("window"))) {
 				problems.add(new ConfigurationProblem(path + "." + required, null,
 						"must be set for " + algorithm.configName() + ", which takes " + fields.describe()));
 			}
@@ -71,6 +75,7 @@ final class LimitFactory {
 			}
 		});
 		Shaping shaping = shaping(path + ".shaping", spec.shaping(), algorithm, fields, spec.capacity(), problems);
+		CalendarPeriods calendar = CalendarPeriodsFactory.periods(path, spec, algorithm, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
@@ -85,7 +90,7 @@ final class LimitFactory {
 			}
 		}
 		try {
-			return build(algorithm, spec, shaping);
+			return build(algorithm, spec, shaping, calendar);
 		}
 		catch (IllegalArgumentException ex) {
 			problems.add(new ConfigurationProblem(path, algorithm.configName(), ex.getMessage()));
@@ -153,14 +158,17 @@ final class LimitFactory {
 		return written;
 	}
 
-	private static Limit build(Algorithm algorithm, LimitSpec spec, @Nullable Shaping shaping) {
+	private static Limit build(Algorithm algorithm, LimitSpec spec, @Nullable Shaping shaping,
+			@Nullable CalendarPeriods calendar) {
 		switch (algorithm) {
 			case FIXED_WINDOW:
-				return new FixedWindow(spec.limit(), spec.window());
+				return (calendar != null) ? FixedWindow.inCalendar(spec.limit(), calendar)
+						: new FixedWindow(spec.limit(), spec.window());
 			case SLIDING_WINDOW_LOG:
 				return new SlidingWindowLog(spec.limit(), spec.window());
 			case SLIDING_WINDOW_COUNTER:
-				return new SlidingWindowCounter(spec.limit(), spec.window());
+				return (calendar != null) ? SlidingWindowCounter.inCalendar(spec.limit(), calendar)
+						: new SlidingWindowCounter(spec.limit(), spec.window());
 			case TOKEN_BUCKET:
 				return new TokenBucket(spec.capacity(), spec.refillRate(), orDefault(spec.refillPeriod()), shaping);
 			case LEAKY_BUCKET:

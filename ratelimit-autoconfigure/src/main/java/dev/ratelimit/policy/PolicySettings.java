@@ -81,12 +81,28 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 
 	/**
 	 * One limit as configured: the algorithm and the parameters it takes, the others
-	 * unset, and how it shapes, if it does.
+	 * unset, how it shapes, if it does, and the calendar periods it counts in, if it does.
+	 *
+	 * @param calendar the calendar period counted in ({@code day}, {@code week},
+	 * {@code month}, {@code year}) in place of a window, as written, if set
+	 * @param zone the time zone of the calendar, as written, if set
 	 */
 	public record LimitSpec(@Nullable String name, @Nullable String algorithm, @Nullable Long limit,
 			@Nullable Duration window, @Nullable Long capacity, @Nullable Double refillRate,
 			@Nullable Duration refillPeriod, @Nullable Double drainRate, @Nullable Duration drainPeriod,
-			@Nullable ShapingSpec shaping) {
+			@Nullable ShapingSpec shaping, @Nullable String calendar, @Nullable String zone) {
+
+		/**
+		 * A limit that counts in no calendar periods.
+		 */
+		public LimitSpec(@Nullable String name, @Nullable String algorithm, @Nullable Long limit,
+				@Nullable Duration window, @Nullable Long capacity, @Nullable Double refillRate,
+				@Nullable Duration refillPeriod, @Nullable Double drainRate, @Nullable Duration drainPeriod,
+				@Nullable ShapingSpec shaping) {
+			this(name, algorithm, limit, window, capacity, refillRate, refillPeriod, drainRate, drainPeriod, shaping,
+					null, null);
+		}
+
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.ratelimit.store;
 
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -18,6 +19,17 @@ public interface BucketDecider {
 	 * {@code redis} or {@code hybrid}.
 	 */
 	String name();
+
+	/**
+	 * The clock this store's decisions are timed by, as this node reads it: what the
+	 * rate limit headers tell the window of a limit counted in calendar periods by (the
+	 * length of the period current now). A store that decides by Redis's own clock
+	 * answers this node's wall clock, which Redis's is near; only at a period's boundary
+	 * may the two disagree on which period is current, for the clocks' difference.
+	 */
+	default MonotonicClock clock() {
+		return MonotonicClock.SYSTEM;
+	}
 
 	/**
 	 * Judge a request of {@code cost} units against every limit of {@code tier} in the

@@ -5,6 +5,7 @@ import java.util.function.Function;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.http.HttpHeaders;
 
@@ -39,12 +40,24 @@ interface RateLimitHeaders {
 	 */
 	void write(HttpHeaders headers, Verdict verdict);
 
+	/**
+	 * The headers of limits judged by this node's wall clock, as those of a store that
+	 * decides in Redis are.
+	 */
 	static RateLimitHeaders of(HeaderStyle style, List<LimitDescription> limits) {
+		return of(style, limits, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * @param clock the clock of the store that judges the limits, which tells the window
+	 * of a limit counted in calendar periods: the current period's length
+	 */
+	static RateLimitHeaders of(HeaderStyle style, List<LimitDescription> limits, MonotonicClock clock) {
 		switch (style) {
 			case DRAFT_06:
-				return draft06(limits);
+				return draft06(limits, clock);
 			case DRAFT_11:
-				return draft11(limits);
+				return draft11(limits, clock);
 			case X_RATELIMIT:
 				return xRateLimit(limits);
 			case NONE:
@@ -64,8 +77,9 @@ interface RateLimitHeaders {
 	 * resets), so the fields describe the tightest rate limit of the tier, and a tier of
 	 * only such limits gets its limit and remaining without a reset or a policy.
 	 */
-	private static RateLimitHeaders draft06(List<LimitDescription> limits) {
-		String policy = joined(rateLimits(limits), LimitDescription::draft06Policy);
+	private static RateLimitHeaders draft06(List<LimitDescription> limits, MonotonicClock clock) {
+		PolicyFieldValue policies = PolicyFieldValue.of(rateLimits(limits),
+				(described) -> joined(described, LimitDescription::draft06Policy), clock);
 		String[] quotas = quotas(limits);
 		boolean[] inFlight = inFlight(limits);
 		return (headers, verdict) -> {
@@ -76,6 +90,7 @@ interface RateLimitHeaders {
 			if (!inFlight[index]) {
 				headers.set(DRAFT_06_RESET, HeaderNumbers.of(reported.resetSeconds()));
 			}
+			String policy = policies.value();
 			if (!policy.isEmpty()) {
 				headers.set(POLICY, policy);
 			}
@@ -117,15 +132,16 @@ interface RateLimitHeaders {
 	 * policy of {@code RateLimit-Policy} described; the reported limit first, so that a
 	 * client reading only the first item reads the tightest.
 	 */
-	private static RateLimitHeaders draft11(List<LimitDescription> limits) {
-		String policy = joined(limits, LimitDescription::draft11Policy);
+	private static RateLimitHeaders draft11(List<LimitDescription> limits, MonotonicClock clock) {
+		PolicyFieldValue policy = PolicyFieldValue.of(limits,
+				(described) -> joined(described, LimitDescription::draft11Policy), clock);
 		String[] prefixes = new String[limits.size()];
 		for (int i = 0; i < prefixes.length; i++) {
 			prefixes[i] = limits.get(i).quotedName() + ";r=";
 		}
 		boolean[] inFlight = inFlight(limits);
 		return (headers, verdict) -> {
-			headers.set(POLICY, policy);
+			headers.set(POLICY, policy.value());
 			headers.set(DRAFT_11_RATE_LIMIT, serviceLimits(prefixes, inFlight, verdict));
 		};
 	}

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 
+import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.TokenBucket;
@@ -37,6 +38,8 @@ public final class RateLimitMessages {
 	static final String REQUESTS = "ratelimit.detail.requests";
 
 	static final String PERIOD = "ratelimit.detail.period.";
+
+	static final String CALENDAR = "ratelimit.detail.calendar.";
 
 	private static final ResourceBundleMessageSource bundled = bundled();
 
@@ -73,6 +76,10 @@ public final class RateLimitMessages {
 		if (limit instanceof LeakyBucket bucket) {
 			return message(LEAKY_BUCKET, requests(bucket.drainRate()), period(bucket.drainPeriod()),
 					Long.toString(bucket.capacity()));
+		}
+		CalendarPeriods calendar = limit.calendar();
+		if (calendar != null) {
+			return message(WINDOW, requests(limit.quota()), message(CALENDAR + calendar.unit().configName()));
 		}
 		return message(WINDOW, requests(limit.quota()), period(limit.window()));
 	}

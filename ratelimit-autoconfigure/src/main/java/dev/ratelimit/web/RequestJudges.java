@@ -13,6 +13,7 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.RequestJudge.Lookups;
 import dev.ratelimit.web.RequestJudge.RouteSettings;
 import org.jspecify.annotations.Nullable;
@@ -174,7 +175,7 @@ public final class RequestJudges {
 	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
 			@Nullable Lookups lookups) {
 		BucketDecider store = this.stores.decider(policy);
-		Map<String, JudgedTier> tiers = tiers(policy);
+		Map<String, JudgedTier> tiers = tiers(policy, store.clock());
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), KeyParts.missingKeyDetail(policy.key()),
@@ -186,13 +187,15 @@ public final class RequestJudges {
 
 	/**
 	 * Each tier of a policy as its routes judge it, by name.
+	 * @param clock the clock of the policy's store, which the headers tell calendar
+	 * periods by
 	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
 	 * a tier
 	 */
-	private Map<String, JudgedTier> tiers(RateLimitPolicy policy) {
+	private Map<String, JudgedTier> tiers(RateLimitPolicy policy, MonotonicClock clock) {
 		Map<String, JudgedTier> tiers = new HashMap<>();
 		for (Tier tier : policy.tiers().values()) {
-			tiers.put(tier.name(), judged(policy.id(), tier));
+			tiers.put(tier.name(), judged(policy.id(), tier, clock));
 		}
 		return tiers;
 	}
@@ -213,7 +216,7 @@ public final class RequestJudges {
 	 * it validly, for policies not built from {@code ratelimit.policies}, which checks
 	 * the same at start-up
 	 */
-	private JudgedTier judged(String policyId, Tier tier) {
+	private JudgedTier judged(String policyId, Tier tier, MonotonicClock clock) {
 		List<ConfigurationProblem> problems = new ArrayList<>();
 		RateLimitFieldRules.check(this.headerStyle, policyId, tier,
 				"ratelimit.policies." + policyId + ".tiers." + tier.name(), problems);
@@ -224,7 +227,7 @@ public final class RequestJudges {
 		for (int i = 0; i < tier.limits().size(); i++) {
 			limits.add(LimitDescription.of(policyId, tier, i, this.messages));
 		}
-		return JudgedTier.of(tier, limits, RateLimitHeaders.of(this.headerStyle, limits));
+		return JudgedTier.of(tier, limits, RateLimitHeaders.of(this.headerStyle, limits, clock));
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.TreeSet;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.policy.StoreType;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +67,12 @@ class ConfigurationMetadataTests {
 		List<String> stores = Arrays.stream(StoreType.values()).map(StoreType::storeName).toList();
 		assertThat(hintValues("ratelimit.store")).containsExactlyInAnyOrderElementsOf(stores);
 		assertThat(hintValues("ratelimit.policies.*.store")).containsExactlyInAnyOrderElementsOf(stores);
+	}
+
+	@Test
+	void calendarsAreOfferedAllAndOnly() {
+		assertThat(hintValues("ratelimit.policies.*.tiers.*[*].calendar")).containsExactlyInAnyOrderElementsOf(
+				Arrays.stream(CalendarPeriods.Unit.values()).map(CalendarPeriods.Unit::configName).toList());
 	}
 
 	@Test

@@ -117,6 +117,11 @@ public final class CaffeineBucketStore implements BucketStore {
 	}
 
 	@Override
+	public MonotonicClock clock() {
+		return this.clock;
+	}
+
+	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
 		return Mono.just(acquireNow(id, tier, cost));
 	}

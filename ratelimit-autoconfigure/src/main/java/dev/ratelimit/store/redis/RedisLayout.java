@@ -7,11 +7,13 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.ratelimit.algorithm.Algorithm;
+import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  * key of its own, named by its tag ({@code rl:{orders:free:10.0.0.1}:1:2:100:6.0E7:0.0}); a
  * concurrency limit its slots in a hash named by its position and code only
  * ({@code rl:{orders:free:10.0.0.1}:1:6}), so that the requests in flight stay counted
- * when a reload changes its limit, as the local store carries them over.
+ * when a reload changes its limit, as the local store carries them over. A limit counted
+ * in calendar periods names its calendar in place of its period
+ * ({@code 1:1:10000:month@Europe/Paris:0.0}), and each call carries the periods around
+ * this node's clock ({@link CalendarArguments}).
  * Every key of a bucket carries the same hash tag, {@code {<policy>:<tier>:<client key>}},
  * so that a bucket lives in one Redis Cluster slot and one script can update it
  * atomically.
@@ -80,8 +85,27 @@ public final class RedisLayout {
 	 */
 	private final List<String> leanArguments;
 
+	/**
+	 * The periods arguments of the tier's limits counted in calendar periods, in the
+	 * tier's order.
+	 */
+	private final List<CalendarArguments> calendars;
+
+	/**
+	 * The clock the periods sent to Redis are placed around.
+	 */
+	private final MonotonicClock clock;
+
 	RedisLayout(String prefix, String policy, Tier tier) {
-		this(prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":", tier);
+		this(prefix, policy, tier, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * A layout whose calls place the calendar periods they carry around {@code clock}'s
+	 * readings rather than this node's wall clock's.
+	 */
+	RedisLayout(String prefix, String policy, Tier tier, MonotonicClock clock) {
+		this(prefix + ":{" + escape(policy) + ":" + escape(tier.name()) + ":", tier, clock);
 	}
 
 	/**
@@ -91,13 +115,16 @@ public final class RedisLayout {
 	 * meets them.
 	 */
 	static RedisLayout warmUp(String prefix, Tier tier) {
-		return new RedisLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier);
+		return new RedisLayout(prefix + ":{" + WARM_UP_POLICY + ":" + escape(tier.name()) + ":", tier,
+				MonotonicClock.SYSTEM);
 	}
 
-	private RedisLayout(String keyPrefix, Tier tier) {
+	private RedisLayout(String keyPrefix, Tier tier, MonotonicClock clock) {
 		this.tier = tier;
 		this.keyPrefix = keyPrefix;
+		this.clock = clock;
 		List<Limit> limits = tier.limits();
+		List<CalendarArguments> calendars = new ArrayList<>(0);
 		this.keySuffixes = new String[limits.size() + 1];
 		List<String> arguments = new ArrayList<>(limits.size() * ScriptProtocol.ARGUMENTS_PER_LIMIT);
 		for (int i = 0; i < limits.size(); i++) {
@@ -116,7 +143,12 @@ public final class RedisLayout {
 			arguments.add(tag);
 			this.keySuffixes[i] = limits.get(i).countsInFlight() ? "}:" + (i + 1) + ":" + arguments.get(first)
 					: "}:" + tag;
+			CalendarPeriods calendar = limits.get(i).calendar();
+			if (calendar != null) {
+				calendars.add(new CalendarArguments(calendar));
+			}
 		}
+		this.calendars = List.copyOf(calendars);
 		this.keySuffixes[limits.size()] = BUCKET_SUFFIX;
 		this.limitArguments = Collections.unmodifiableList(arguments);
 		this.idleMillis = Long.toString(Math.max(1, ceilMillis(tier.idleTimeout().toNanos())));
@@ -169,10 +201,24 @@ public final class RedisLayout {
 	 * says.
 	 */
 	List<String> leanArguments(long cost) {
-		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS);
+		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS + this.calendars.size());
 		arguments.add(Long.toString(cost));
 		arguments.addAll(this.leanArguments);
+		addCalendars(arguments);
 		return arguments;
+	}
+
+	/**
+	 * The periods arguments of the limits counted in calendar periods, around this
+	 * node's clock now.
+	 */
+	private void addCalendars(List<String> arguments) {
+		if (!this.calendars.isEmpty()) {
+			long now = this.clock.nanoTime();
+			for (CalendarArguments calendar : this.calendars) {
+				arguments.add(calendar.at(now));
+			}
+		}
 	}
 
 	/**
@@ -300,7 +346,8 @@ public final class RedisLayout {
 
 	private List<String> arguments(String mode, long cost, long want, long requests, long heldMicros, boolean ended,
 			SlotLease slots, Refund first, Refund second) {
-		List<String> arguments = new ArrayList<>(ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size());
+		List<String> arguments = new ArrayList<>(
+				ScriptProtocol.FIXED_ARGUMENTS + this.limitArguments.size() + this.calendars.size());
 		arguments.add(mode);
 		arguments.add(Long.toString(cost));
 		arguments.add(this.idleMillis);
@@ -315,12 +362,15 @@ public final class RedisLayout {
 			arguments.add(Long.toString(refund.leasedAtMicros()));
 		}
 		arguments.addAll(this.limitArguments);
+		addCalendars(arguments);
 		return arguments;
 	}
 
 	private static void addArguments(List<String> arguments, Limit limit) {
 		// Periods go in microseconds, Redis TIME's unit, as exact decimals so that no
-		// configured duration is rounded. The limit's tag follows, added by the caller.
+		// configured duration is rounded; calendar periods by their name, the periods
+		// themselves following every limit's arguments, as they change with time. The
+		// limit's tag follows, added by the caller.
 		arguments.add(Integer.toString(ScriptProtocol.code(limit.algorithm())));
 		arguments.add(Long.toString(limit.quota()));
 		if (limit instanceof TokenBucket bucket) {
@@ -328,6 +378,10 @@ public final class RedisLayout {
 		}
 		else if (limit instanceof LeakyBucket bucket) {
 			addRate(arguments, bucket.drainPeriod(), bucket.drainRate());
+		}
+		else if (limit.calendar() != null) {
+			arguments.add(CalendarArguments.name(limit.calendar()));
+			arguments.add(Double.toString(0));
 		}
 		else {
 			addRate(arguments, limit.window(), 0);

@@ -52,8 +52,14 @@ import dev.ratelimit.algorithm.Algorithm;
  * </ul>
  * Every section sees {@code now} and the limit's {@code quota}, {@code period}
  * (microseconds), {@code rate}, {@code max_delay} (microseconds; {@code 0} for a limit
- * that meters), {@code delay_after} and {@code key} (its own key: the sliding window
- * log's list, the concurrency limit's hash), and runs in a block of its own, so that its
+ * that meters), {@code delay_after}, {@code key} (its own key: the sliding window
+ * log's list, the concurrency limit's hash) and {@code periods}: {@code nil} but for a
+ * window counted in calendar periods, whose {@code period} is then {@code nil} and whose
+ * periods the drivers read into a table: {@code periods.index}, the index of the period
+ * {@code now} falls in, and, for the index {@code i} of any of the periods passed,
+ * {@code periods[i - periods.first + 1]} where it starts and
+ * {@code periods[i - periods.first + 2]} where it ends ({@link ScriptProtocol}). Each
+ * section runs in a block of its own, so that its
  * own locals stay its own. The generic form wraps each section in a function of the
  * algorithm's table, its state in a table per limit; the lean form puts load, probe and
  * commit (then idle) one after the other in {@code one_limit_driver.lua}, in place of its
@@ -82,8 +88,8 @@ final class ScriptAssembler {
 	/**
 	 * What every section sees of its limit, in the generic form.
 	 */
-	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, max_delay, delay_after, key = "
-			+ "p.quota, p.period, p.rate, p.max_delay, p.delay_after, p.key\n";
+	private static final String LIMIT_LOCALS = "\t\tlocal quota, period, rate, max_delay, delay_after, key, periods = "
+			+ "p.quota, p.period, p.rate, p.max_delay, p.delay_after, p.key, p.periods\n";
 
 	private static final List<String> REQUIRED_SECTIONS = List.of("fields", "load", "probe", "commit", "charge",
 			"refund", "describe");

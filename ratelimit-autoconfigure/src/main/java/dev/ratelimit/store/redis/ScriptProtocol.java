@@ -31,8 +31,21 @@ import dev.ratelimit.algorithm.Algorithm;
  * held, ended, node, lease-ms, then {@link #REFUND_LOTS} pairs of units and the Redis
  * time they were leased at), then {@link #ARGUMENTS_PER_LIMIT} per limit (algorithm
  * {@linkplain #code(Algorithm) code}, quota, period in microseconds, rate, max-delay in
- * microseconds, delay-after, tag; a max-delay of {@code 0} is a limit that meters).
+ * microseconds, delay-after, tag; a max-delay of {@code 0} is a limit that meters), then
+ * a periods argument per limit counted in calendar periods, in the tier's order.
  * {@code node} is the calling store's id, {@code lease-ms} how long its slots are leased.
+ * <p>
+ * <b>Calendar periods.</b> A window limit counted in calendar periods has its calendar's
+ * name in place of its period ({@code month@Europe/Paris}, not a number), and a periods
+ * argument ({@link CalendarArguments}): the index of a first period, then where it and
+ * the three after it start and where the last ends, in microseconds, separated by
+ * spaces, placed by the calling node around its own clock. Lua has no time-zone
+ * database: the script only places Redis TIME among those periods, which must fall in
+ * one of the first three, so that the period after it is known too; otherwise it fails
+ * the call (the store's failure mode decides), since Redis's clock and the node's then
+ * differ by about a period. The index of a period is its own, as
+ * {@link dev.ratelimit.algorithm.CalendarPeriods} counts them, so that both stores keep
+ * the same numbers.
  * Modes:
  * <ul>
  * <li>{@code acquire}: judge {@code cost} against every limit; consume from all or none.
@@ -112,7 +125,8 @@ final class ScriptProtocol {
 	/**
 	 * Arguments of the lean script, in order: cost, idle-ms, then the limit's quota,
 	 * period in microseconds, rate, max-delay in microseconds and delay-after, and its tag
-	 * between {@code |} and a space, as it stands in the bucket key.
+	 * between {@code |} and a space, as it stands in the bucket key; then, for a limit
+	 * counted in calendar periods, its periods argument.
 	 */
 	static final int LEAN_ARGUMENTS = 8;
 

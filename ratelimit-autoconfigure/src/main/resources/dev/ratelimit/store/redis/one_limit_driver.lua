@@ -9,6 +9,23 @@ local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber
 local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
 local tagged = ARGV[8]
 local key = KEYS[2]
+-- A window counted in calendar periods names its calendar in place of its period; its
+-- periods follow the tag, and Redis TIME must fall in one of the first three
+-- (ScriptProtocol). As tier_driver.lua reads them.
+local periods
+if not period then
+	periods = {}
+	for number in string.gmatch(ARGV[9], '%S+') do
+		periods[#periods + 1] = tonumber(number)
+	end
+	periods.first = table.remove(periods, 1)
+	if now < periods[1] or now >= periods[4] then
+		error(string.format('Redis TIME %d is outside the calendar periods the gateway sent (%d to %d, in '
+			.. 'microseconds): the clocks of Redis and the gateway differ by about a period', now, periods[1],
+			periods[4]))
+	end
+	periods.index = periods.first + ((now >= periods[2]) and 1 or 0) + ((now >= periods[3]) and 1 or 0)
+end
 local stored = redis.call('GET', KEYS[1])
 -- The limit's fields a, b, c (nil when absent), and where they start in the stored text.
 local requests, fields_at, a, b, c = 0

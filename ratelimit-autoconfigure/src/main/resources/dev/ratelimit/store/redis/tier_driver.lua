@@ -27,6 +27,8 @@ local params, states, segments = {}, {}, {}
 if stored then
 	requests = tonumber(string.match(stored, '^[^|]*'))
 end
+-- The periods arguments of the limits counted in calendar periods, after every limit's.
+local periods_argument = FIXED_ARGUMENTS + limit_count * ARGUMENTS_PER_LIMIT
 for i = 1, limit_count do
 	local base = FIXED_ARGUMENTS + (i - 1) * ARGUMENTS_PER_LIMIT
 	local p = {
@@ -42,6 +44,24 @@ for i = 1, limit_count do
 	if mode == 'lease' then
 		-- A lease is spent in a node's memory, which holds no request: its limits meter.
 		p.max_delay = 0
+	end
+	-- A window counted in calendar periods names its calendar in place of its period, and
+	-- Redis TIME must fall in one of the first three of its periods (ScriptProtocol). As
+	-- one_limit_driver.lua reads them.
+	if not p.period then
+		periods_argument = periods_argument + 1
+		local periods = {}
+		for number in string.gmatch(ARGV[periods_argument], '%S+') do
+			periods[#periods + 1] = tonumber(number)
+		end
+		periods.first = table.remove(periods, 1)
+		if now < periods[1] or now >= periods[4] then
+			error(string.format('Redis TIME %d is outside the calendar periods the gateway sent (%d to %d, in '
+				.. 'microseconds): the clocks of Redis and the gateway differ by about a period', now, periods[1],
+				periods[4]))
+		end
+		periods.index = periods.first + ((now >= periods[2]) and 1 or 0) + ((now >= periods[3]) and 1 or 0)
+		p.periods = periods
 	end
 	params[i] = p
 	-- This limit's fields, as its encode wrote them; none when the bucket is new or the
