@@ -120,7 +120,13 @@ final class PoliciesFromProperties {
 		return new PolicySettings.PolicySpec(policy.getKey(), policy.isShadow(), policy.getCost(),
 				policy.getCostHeader(), policy.getStore(), tiers, policy.getOnMissingKey(),
 				policy.getMissingKeyStatus(), new PolicySettings.AfterResponseSpec(policy.getCountResponses(),
-						policy.getCostFromResponse(), policy.isHideResponseCostHeader()));
+						policy.getCostFromResponse(), policy.isHideResponseCostHeader()),
+				penalty(policy.getPenalty()));
+	}
+
+	private static PolicySettings.@Nullable PenaltySpec penalty(RateLimitProperties.@Nullable Penalty penalty) {
+		return (penalty != null) ? new PolicySettings.PenaltySpec(new ArrayList<>(penalty.getBlockFor()),
+				penalty.getForgiveAfter()) : null;
 	}
 
 	private static List<PolicySettings.LimitSpec> limits(List<RateLimitProperties.LimitSpec> specs) {

@@ -339,6 +339,13 @@ public class RateLimitProperties {
 		 */
 		private @Nullable Integer missingKeyStatus;
 
+		/**
+		 * Penalty box: a request the policy's limits refuse blocks its client's bucket
+		 * for block-for, even once the limits would have room again; requests while
+		 * blocked get 429 at once, taking nothing. Off unless set.
+		 */
+		private @Nullable Penalty penalty;
+
 		public String getKey() {
 			return this.key;
 		}
@@ -425,6 +432,52 @@ public class RateLimitProperties {
 
 		public void setMissingKeyStatus(@Nullable Integer missingKeyStatus) {
 			this.missingKeyStatus = missingKeyStatus;
+		}
+
+		public @Nullable Penalty getPenalty() {
+			return this.penalty;
+		}
+
+		public void setPenalty(@Nullable Penalty penalty) {
+			this.penalty = penalty;
+		}
+
+	}
+
+	/**
+	 * A policy's penalty box: how long a breach blocks its client, escalating with each
+	 * breach after a block, and when a client's record is forgiven.
+	 */
+	public static class Penalty {
+
+		/**
+		 * How long a breach blocks the client: one duration (10m), or the steps of an
+		 * escalation ([1m, 10m, 1h]), each breach after a block ended serving the next
+		 * step, the last one repeating. Required.
+		 */
+		private List<Duration> blockFor = new ArrayList<>();
+
+		/**
+		 * How long after its block ended a client without a breach is forgiven, its
+		 * next breach serving the first step again. Required with more than one
+		 * block-for step; not set with one.
+		 */
+		private @Nullable Duration forgiveAfter;
+
+		public List<Duration> getBlockFor() {
+			return this.blockFor;
+		}
+
+		public void setBlockFor(List<Duration> blockFor) {
+			this.blockFor = blockFor;
+		}
+
+		public @Nullable Duration getForgiveAfter() {
+			return this.forgiveAfter;
+		}
+
+		public void setForgiveAfter(@Nullable Duration forgiveAfter) {
+			this.forgiveAfter = forgiveAfter;
 		}
 
 	}

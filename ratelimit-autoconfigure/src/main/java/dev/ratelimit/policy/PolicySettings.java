@@ -39,11 +39,33 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	 * @param onMissingKey what a request gets when its key yields nothing
 	 * @param missingKeyStatus the status of a request rejected for having no key, if set
 	 * @param afterResponse what the policy settles once the response is known
+	 * @param penalty how a breach blocks the client, if set
 	 */
 	public record PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
 			@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
 			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
-			AfterResponseSpec afterResponse) {
+			AfterResponseSpec afterResponse, @Nullable PenaltySpec penalty) {
+
+		/**
+		 * A policy without a penalty.
+		 */
+		public PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
+				@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
+				@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
+				AfterResponseSpec afterResponse) {
+			this(key, shadow, cost, costHeader, store, tiers, onMissingKey, missingKeyStatus, afterResponse, null);
+		}
+
+	}
+
+	/**
+	 * A policy's penalty box as configured.
+	 *
+	 * @param blockFor how long each step of escalation blocks a client, in order
+	 * @param forgiveAfter how long after its block a client without a breach is
+	 * forgiven, if set
+	 */
+	public record PenaltySpec(List<@Nullable Duration> blockFor, @Nullable Duration forgiveAfter) {
 	}
 
 	/**

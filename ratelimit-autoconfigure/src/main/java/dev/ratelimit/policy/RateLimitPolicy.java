@@ -2,6 +2,9 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
+import dev.ratelimit.algorithm.Penalty;
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named, validated policy: whose quota a request counts against and the limits of
  * each tier. Routes name it; every route naming it shares each client's quota.
@@ -19,10 +22,11 @@ import java.util.Map;
  * @param costHeader the request header that says what a request costs, trusted as an
  * upstream service sets it; {@code null} when every request costs {@code cost}
  * @param afterResponse what is settled once the response is known
+ * @param penalty how a breach blocks the client; {@code null} when it does not
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
 		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
-		String costHeader, AfterResponse afterResponse) {
+		String costHeader, AfterResponse afterResponse, @Nullable Penalty penalty) {
 
 	/**
 	 * The status of a request rejected for having no key, unless the policy chooses
@@ -32,6 +36,16 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 
 	public RateLimitPolicy {
 		tiers = Map.copyOf(tiers);
+	}
+
+	/**
+	 * A policy whose breaches block no client.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+			String costHeader, AfterResponse afterResponse) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
+				afterResponse, null);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.policy.PolicySettings.AfterResponseSpec;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;
@@ -199,11 +200,12 @@ public final class RateLimitPolicyFactory {
 					"must include the default tier '" + defaultTierName + "' (" + PREFIX + ".tiers.default)"));
 		}
 		int missingKeyStatus = missingKeyStatus(path, key, policy, problems);
+		Penalty penalty = PenaltyFactory.penalty(path, policy.penalty(), store, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.shadow(), policy.cost(), store, tiers, tiers.get(defaultTierName),
-				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse);
+				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse, penalty);
 	}
 
 	/**

@@ -46,7 +46,13 @@ public enum Outcome {
 	 * {@code ratelimit.shaping.max-held-requests} allows: answered with 503, its place
 	 * given back.
 	 */
-	HOLDS_FULL("holds-full");
+	HOLDS_FULL("holds-full"),
+
+	/**
+	 * The client's bucket is blocked by its policy's penalty box after a breach: answered
+	 * with 429 at once, no limit consulted.
+	 */
+	BLOCKED("blocked");
 
 	private final String tagValue;
 
@@ -65,6 +71,9 @@ public enum Outcome {
 	static Outcome of(Verdict verdict, boolean shadow) {
 		if (verdict.fallback()) {
 			return ERROR;
+		}
+		if (verdict.blocked()) {
+			return BLOCKED;
 		}
 		if (verdict.allowed()) {
 			if (verdict.delayNanos() > 0) {

@@ -50,6 +50,8 @@ public final class RequestJudges {
 
 	private final @Nullable ResponseCostResolver responseCostResolver;
 
+	private final PenaltyVerdicts penalties;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -84,6 +86,7 @@ public final class RequestJudges {
 		this.costResolver = costResolver;
 		this.held = held;
 		this.responseCostResolver = responseCostResolver;
+		this.penalties = new PenaltyVerdicts(messages);
 	}
 
 	/**
@@ -166,13 +169,13 @@ public final class RequestJudges {
 
 	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
 			@Nullable Lookups lookups) {
-		BucketDecider store = this.stores.decider(policy);
+		BucketDecider store = PenaltyVerdicts.decider(this.stores.decider(policy), policy);
 		Map<String, JudgedTier> tiers = tiers(policy);
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy), policy.afterResponse());
 		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver);
+				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver, this.penalties);
 	}
 
 	/**
