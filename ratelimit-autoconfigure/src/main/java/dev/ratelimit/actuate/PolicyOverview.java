@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 
 import dev.ratelimit.actuate.RateLimitsEndpoint.HeldRequestsDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.PenaltyDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.ProblemDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.RateLimitsDescriptor;
@@ -167,7 +168,8 @@ final class PolicyOverview {
 		return liveBuckets
 			.map((live) -> new PolicyDescriptor(policy.id(), key(policy, routes), policy.shadow(),
 					policy.cost(), policy.store().storeName(), routeIds, live.count(),
-					live.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers));
+					live.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers,
+					PenaltyDescriptor.of(policy.penalty())));
 	}
 
 	private static List<LimitDescriptor> describe(RateLimitPolicy policy, Tier tier) {

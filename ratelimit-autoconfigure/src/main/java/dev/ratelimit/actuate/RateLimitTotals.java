@@ -11,7 +11,8 @@ import dev.ratelimit.web.RateLimitListener.RouteTierListener;
 /**
  * Counts every decision per policy and outcome since start-up, and what settling
  * exchanges after their responses changed (units charged and given back, costs that
- * could not be read, slots in flight on this node), for the {@code ratelimits}
+ * could not be read, slots in flight on this node) and the penalty blocks breaches
+ * started, for the {@code ratelimits}
  * endpoint. Once a policy has been seen, counting allocates nothing and contends on
  * nothing but striped adders.
  */
@@ -59,6 +60,11 @@ public final class RateLimitTotals implements RateLimitListener {
 		settled(policy).inFlight.decrement();
 	}
 
+	@Override
+	public void onBlockStarted(String policy, String tier, String routeId, String store, int step) {
+		settled(policy).blocks.increment();
+	}
+
 	/**
 	 * The totals of a policy so far; all zero for a policy that has decided nothing.
 	 */
@@ -72,7 +78,8 @@ public final class RateLimitTotals implements RateLimitListener {
 				sum(adders, Outcome.SHADOW_REJECTED), sum(adders, Outcome.ERROR), sum(adders, Outcome.MISSING_KEY),
 				sum(adders, Outcome.DELAYED), sum(adders, Outcome.SHADOW_DELAYED), sum(adders, Outcome.HOLDS_FULL),
 				(settled != null) ? settled.charged.sum() : 0, (settled != null) ? settled.refunded.sum() : 0,
-				(settled != null) ? settled.unreadable.sum() : 0, (settled != null) ? settled.inFlight.sum() : 0);
+				(settled != null) ? settled.unreadable.sum() : 0, (settled != null) ? settled.inFlight.sum() : 0,
+				sum(adders, Outcome.BLOCKED), (settled != null) ? settled.blocks.sum() : 0);
 	}
 
 	/**
@@ -127,13 +134,29 @@ public final class RateLimitTotals implements RateLimitListener {
 	 * @param unreadableCosts responses whose cost could not be read, their estimates
 	 * standing
 	 * @param inFlight requests holding a slot of an in-flight limit on this node now
+	 * @param blocked requests answered with 429 at once because a penalty block of their
+	 * client was in force; not counted in {@code rejected}
+	 * @param blocks penalty blocks that breaches started
 	 */
 	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
-			long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts, long inFlight) {
+			long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts, long inFlight,
+			long blocked, long blocks) {
+
+		/**
+		 * The totals of a policy that blocked no client.
+		 */
+		public Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
+				long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts,
+				long inFlight) {
+			this(allowed, rejected, shadowRejected, errors, missingKey, delayed, shadowDelayed, holdsFull, charged,
+					refunded, unreadableCosts, inFlight, 0, 0);
+		}
+
 	}
 
 	/**
-	 * What settlements changed for one policy.
+	 * What settlements changed for one policy, and the penalty blocks its breaches
+	 * started.
 	 */
 	private static final class Settled {
 
@@ -144,6 +167,8 @@ public final class RateLimitTotals implements RateLimitListener {
 		final LongAdder unreadable = new LongAdder();
 
 		final LongAdder inFlight = new LongAdder();
+
+		final LongAdder blocks = new LongAdder();
 
 	}
 
@@ -180,6 +205,11 @@ public final class RateLimitTotals implements RateLimitListener {
 		@Override
 		public void onSlotReleased() {
 			this.settled.inFlight.decrement();
+		}
+
+		@Override
+		public void onBlockStarted(int step) {
+			this.settled.blocks.increment();
 		}
 
 	}

@@ -1,5 +1,6 @@
 package dev.ratelimit.actuate;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,10 +11,15 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import dev.ratelimit.actuate.RateLimitTotals.Totals;
+import dev.ratelimit.algorithm.Block;
+import dev.ratelimit.algorithm.Nanos;
+import dev.ratelimit.algorithm.Penalty;
+import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BlockSnapshot;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketInspector;
 import dev.ratelimit.store.BucketSnapshot;
@@ -36,11 +42,11 @@ import org.springframework.util.MimeType;
 
 /**
  * {@link Endpoint @Endpoint} that shows the rate limit policies, the routes that apply
- * them, their live buckets and the last live reload, and resets one client's buckets.
- * Read access by default: resetting needs
- * {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
+ * them, their live buckets and penalty blocks and the last live reload, resets one
+ * client's buckets and lifts its blocks. Read access by default: resetting and lifting
+ * need {@code management.endpoint.ratelimits.access=unrestricted}. Keys in listings are
  * masked by a {@link KeyMasker}; selectors take raw keys, so an operator who knows a
- * key can look it up or reset it.
+ * key can look it up, reset it or lift its block.
  */
 @Endpoint(id = "ratelimits", defaultAccess = Access.READ_ONLY)
 public class RateLimitsEndpoint {
@@ -52,6 +58,11 @@ public class RateLimitsEndpoint {
 	 * and a store may hold millions of buckets.
 	 */
 	static final int MAX_LIMIT = 10_000;
+
+	/**
+	 * The last segment of a block's path, {@code /ratelimits/{policy}/{key}/block}.
+	 */
+	static final String BLOCK_SEGMENT = "block";
 
 	private final Supplier<RateLimitPolicies> policies;
 
@@ -122,8 +133,9 @@ public class RateLimitsEndpoint {
 
 	/**
 	 * The policy's live buckets, hottest first: most requests, then closest to
-	 * exhaustion. Walks the store once, keeping only the hottest {@code limit}. Empty
-	 * (404) when the policy is unknown or its store cannot be inspected.
+	 * exhaustion; and its penalty blocks in force, longest left first. Walks the store's
+	 * buckets and its blocks once each, keeping only {@code limit} of each. Empty (404)
+	 * when the policy is unknown or its store cannot be inspected.
 	 * @param policy the policy id
 	 * @param limit how many buckets to show, a whole number from 1 to 10,000; 100 when
 	 * absent. Read as text, so that a value that is no number is refused with the same
@@ -149,14 +161,17 @@ public class RateLimitsEndpoint {
 		Mono<List<BucketDescriptor>> hottest = store.buckets(rateLimitPolicy)
 			.collect(() -> new HottestBuckets(shown), HottestBuckets::offer)
 			.map((buckets) -> describe(rateLimitPolicy, buckets.hottestFirst()));
-		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest)
-			.map((countAndBuckets) -> new WebEndpointResponse<>(new BucketsDescriptor(policy, store.name(),
-					countAndBuckets.getT1(), countAndBuckets.getT2())));
+		Mono<LongestBlocks> blocks = store.blocks(rateLimitPolicy)
+			.collect(() -> new LongestBlocks(shown), LongestBlocks::offer);
+		return Mono.zip(store.bucketCount(rateLimitPolicy), hottest, blocks)
+			.map((found) -> new WebEndpointResponse<>(new BucketsDescriptor(policy, store.name(), found.getT1(),
+					found.getT2(), found.getT3().count(), describeBlocks(found.getT3().longestFirst()))));
 	}
 
 	/**
-	 * One client's buckets: one per tier it was judged under. Empty (404) when the
-	 * policy is unknown, its store cannot be inspected, or the key has no bucket.
+	 * One client's buckets: one per tier it was judged under, and its penalty blocks in
+	 * force. Empty (404) when the policy is unknown, its store cannot be inspected, or
+	 * the key has neither a bucket nor a block.
 	 * @param policy the policy id
 	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
 	 */
@@ -170,10 +185,12 @@ public class RateLimitsEndpoint {
 		if (store == null) {
 			return Mono.empty();
 		}
-		return store.bucket(rateLimitPolicy, BucketId.lookupKey(key))
-			.collectList()
-			.filter((buckets) -> !buckets.isEmpty())
-			.map((buckets) -> new ClientBucketsDescriptor(policy, store.name(), describe(rateLimitPolicy, buckets)));
+		String lookupKey = BucketId.lookupKey(key);
+		return Mono.zip(store.bucket(rateLimitPolicy, lookupKey).collectList(),
+				store.blocks(rateLimitPolicy, lookupKey).collectList())
+			.filter((found) -> !found.getT1().isEmpty() || !found.getT2().isEmpty())
+			.map((found) -> new ClientBucketsDescriptor(policy, store.name(), describe(rateLimitPolicy, found.getT1()),
+					describeBlocks(found.getT2())));
 	}
 
 	/**
@@ -196,6 +213,31 @@ public class RateLimitsEndpoint {
 	}
 
 	/**
+	 * Lifts one client's penalty blocks and forgets its record, so that its next request
+	 * is judged by its limits and its next breach serves the first step; its buckets
+	 * stay as they are. Guarded as {@link #reset} is: a write operation.
+	 * @param policy the policy id
+	 * @param key the raw client key, or the {@code sha256:} digest a long key is kept as
+	 * @param block {@code block}, the path's last segment
+	 * @return 204 when a block or record was lifted, 404 when the policy is unknown, its
+	 * store cannot be inspected, the key has neither, or the last segment is not
+	 * {@code block}
+	 */
+	@DeleteOperation
+	public Mono<WebEndpointResponse<Void>> liftBlock(@Selector String policy, @Selector String key,
+			@Selector String block) {
+		RateLimitPolicy rateLimitPolicy = this.policies.get().policy(policy);
+		BucketInspector store = (rateLimitPolicy != null && BLOCK_SEGMENT.equals(block))
+				? this.stores.inspector(rateLimitPolicy) : null;
+		if (store == null) {
+			return Mono.just(new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
+		}
+		return store.lift(rateLimitPolicy, BucketId.lookupKey(key))
+			.map((lifted) -> new WebEndpointResponse<>(
+					lifted ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND));
+	}
+
+	/**
 	 * The limit, or {@code 0} (out of range) when it is no whole number.
 	 */
 	private static int parseLimit(String limit) {
@@ -212,6 +254,17 @@ public class RateLimitsEndpoint {
 		for (BucketSnapshot bucket : buckets) {
 			descriptors.add(new BucketDescriptor(this.keyMasker.display(bucket.id().key()), bucket.id().tier(),
 					bucket.requests(), describe(policy, bucket)));
+		}
+		return descriptors;
+	}
+
+	private List<BlockDescriptor> describeBlocks(List<BlockSnapshot> blocks) {
+		List<BlockDescriptor> descriptors = new ArrayList<>(blocks.size());
+		for (BlockSnapshot snapshot : blocks) {
+			Block block = snapshot.block();
+			descriptors.add(new BlockDescriptor(this.keyMasker.display(snapshot.id().key()), snapshot.id().tier(),
+					block.step(), Nanos.ceilSeconds(snapshot.remainingNanos()),
+					Instant.ofEpochSecond(Nanos.ceilSeconds(block.untilNanos()))));
 		}
 		return descriptors;
 	}
@@ -361,15 +414,40 @@ public class RateLimitsEndpoint {
 	 * @param totals its decisions since start-up
 	 * @param defaultTier the tier used for tiers it does not list
 	 * @param tiers its limits by tier name
+	 * @param penalty its penalty box as configured, or {@code null} when it has none
 	 */
 	public record PolicyDescriptor(String id, String key, boolean shadow, long cost, String store,
 			List<String> routes, @Nullable Long liveBuckets, @Nullable String liveBucketsError, Totals totals,
 			String defaultTier,
-			Map<String, List<LimitDescriptor>> tiers) {
+			Map<String, List<LimitDescriptor>> tiers, @Nullable PenaltyDescriptor penalty) {
 
 		public PolicyDescriptor {
 			routes = List.copyOf(routes);
 			tiers = Collections.unmodifiableMap(new TreeMap<>(tiers));
+		}
+
+	}
+
+	/**
+	 * A policy's penalty box as configured, durations as configured ({@code 10m}).
+	 *
+	 * @param blockFor how long each step blocks a client, in order
+	 * @param forgiveAfter how long after its block a client without a breach is
+	 * forgiven; {@code null} for one step
+	 */
+	public record PenaltyDescriptor(List<String> blockFor, @Nullable String forgiveAfter) {
+
+		public PenaltyDescriptor {
+			blockFor = List.copyOf(blockFor);
+		}
+
+		static @Nullable PenaltyDescriptor of(@Nullable Penalty penalty) {
+			if (penalty == null) {
+				return null;
+			}
+			Duration forgiveAfter = penalty.forgiveAfter();
+			return new PenaltyDescriptor(penalty.blockFor().stream().map(DurationFormat::asConfigured).toList(),
+					(forgiveAfter != null) ? DurationFormat.asConfigured(forgiveAfter) : null);
 		}
 
 	}
@@ -398,12 +476,17 @@ public class RateLimitsEndpoint {
 	 * @param store the store the buckets live in
 	 * @param liveBuckets how many buckets the policy has in all (may be approximate)
 	 * @param buckets the hottest buckets, hottest first
+	 * @param blockedKeys how many buckets a penalty block refuses now
+	 * @param blocks the blocks in force, longest left first, as many as buckets are shown
+	 * at most
 	 */
 	public record BucketsDescriptor(String policy, String store, long liveBuckets,
-			List<BucketDescriptor> buckets) implements OperationResponseBody {
+			List<BucketDescriptor> buckets, long blockedKeys, List<BlockDescriptor> blocks)
+			implements OperationResponseBody {
 
 		public BucketsDescriptor {
 			buckets = List.copyOf(buckets);
+			blocks = List.copyOf(blocks);
 		}
 
 	}
@@ -414,13 +497,29 @@ public class RateLimitsEndpoint {
 	 * @param policy the policy id
 	 * @param store the store the buckets live in
 	 * @param buckets one bucket per tier the client was judged under
+	 * @param blocks its penalty blocks in force, one per tier it breached under
 	 */
 	public record ClientBucketsDescriptor(String policy, String store,
-			List<BucketDescriptor> buckets) implements OperationResponseBody {
+			List<BucketDescriptor> buckets, List<BlockDescriptor> blocks) implements OperationResponseBody {
 
 		public ClientBucketsDescriptor {
 			buckets = List.copyOf(buckets);
+			blocks = List.copyOf(blocks);
 		}
+
+	}
+
+	/**
+	 * A penalty block in force.
+	 *
+	 * @param key the client key, masked unless keys are shown
+	 * @param tier the tier whose bucket is blocked
+	 * @param step the step of {@code block-for} it serves, counted from 1
+	 * @param secondsLeft whole seconds until it ends, rounded up, as {@code Retry-After}
+	 * says
+	 * @param until when it ends, to the second, rounded up
+	 */
+	public record BlockDescriptor(String key, String tier, int step, long secondsLeft, Instant until) {
 
 	}
 

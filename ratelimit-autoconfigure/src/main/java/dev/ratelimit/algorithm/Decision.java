@@ -2,6 +2,8 @@ package dev.ratelimit.algorithm;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of one limit for one request; immutable. It is also the {@link Verdict}
  * of a tier of that one limit, so that the common path (one limit per tier) answers
@@ -96,6 +98,21 @@ public final class Decision extends Verdict {
 	@Override
 	public Verdict asFallback() {
 		return Verdict.fallbackOf(this);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Never one: a decision is one limit's.
+	 */
+	@Override
+	public @Nullable Block block() {
+		return null;
+	}
+
+	@Override
+	public boolean blocked() {
+		return false;
 	}
 
 	@Override

@@ -15,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * rejection only the limits that rejected are candidates, so that the reported reset is
  * a retry-after.
  * <p>
- * The verdict of a tier of one limit is that limit's {@link Decision} itself.
+ * The verdict of a tier of one limit is that limit's {@link Decision} itself. Under a
+ * {@link Penalty}, a verdict also says whether a block refused the request before any
+ * limit was consulted, or which block its breach started.
  */
 public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
@@ -81,7 +83,7 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 				reported = i;
 			}
 		}
-		return new OfAll(allowed, decisions, reported, retryAfter, allowed ? delay : 0, false);
+		return new OfAll(allowed, decisions, reported, retryAfter, allowed ? delay : 0, false, null, false);
 	}
 
 	/**
@@ -89,7 +91,32 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 * report.
 	 */
 	public static Verdict withoutLimits(boolean allowed, long retryAfterNanos) {
-		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, 0, true);
+		return new OfAll(allowed, NO_DECISIONS, -1, allowed ? 0 : retryAfterNanos, 0, true, null, false);
+	}
+
+	/**
+	 * A request refused by a {@link Penalty} block in force, without consulting any
+	 * limit: there is no quota to report.
+	 * @param block the client's block
+	 * @param remainingNanos how long the block still lasts, by the store's clock
+	 */
+	public static Verdict blocked(Block block, long remainingNanos) {
+		return new OfAll(false, NO_DECISIONS, -1, remainingNanos, 0, false, block, true);
+	}
+
+	/**
+	 * This verdict, a rejection by the limits, whose breach started {@code block}: the
+	 * client may come back once both its limits and the block allow, so its retry-after
+	 * is the longer of the two.
+	 * @param remainingNanos how long the block lasts, by the store's clock
+	 */
+	public Verdict startingBlock(Block block, long remainingNanos) {
+		Decision[] decisions = new Decision[limitCount()];
+		for (int i = 0; i < decisions.length; i++) {
+			decisions[i] = decision(i);
+		}
+		return new OfAll(false, decisions, reportedIndex(), Math.max(retryAfterNanos(), remainingNanos), 0,
+				fallback(), block, false);
 	}
 
 	/**
@@ -98,8 +125,27 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	 */
 	public abstract Verdict asFallback();
 
+	/**
+	 * The {@link Penalty} block that refused the request ({@link #blocked()}) or that its
+	 * breach started; {@code null} when no block had a part in the verdict.
+	 */
+	public abstract @Nullable Block block();
+
+	/**
+	 * Whether a block in force refused the request without any limit being consulted.
+	 */
+	public abstract boolean blocked();
+
+	/**
+	 * Whether the request's breach started its {@link #block()}.
+	 */
+	public boolean startedBlock() {
+		return block() != null && !blocked();
+	}
+
 	static Verdict fallbackOf(Decision decision) {
-		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), 0, true);
+		return new OfAll(decision.allowed(), new Decision[] { decision }, 0, decision.retryAfterNanos(), 0, true, null,
+				false);
 	}
 
 	/**
@@ -186,7 +232,8 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 	}
 
 	/**
-	 * The verdict of a tier of several limits, of none, or of a store's failure mode.
+	 * The verdict of a tier of several limits, of none, of a store's failure mode, or one
+	 * a penalty block had a part in.
 	 */
 	static final class OfAll extends Verdict {
 
@@ -194,16 +241,33 @@ public abstract sealed class Verdict permits Decision, Verdict.OfAll {
 
 		private final int reportedIndex;
 
+		private final @Nullable Block block;
+
+		private final boolean blocked;
+
 		private OfAll(boolean allowed, Decision[] decisions, int reportedIndex, long retryAfterNanos,
-				long delayNanos, boolean fallback) {
+				long delayNanos, boolean fallback, @Nullable Block block, boolean blocked) {
 			super(allowed, retryAfterNanos, delayNanos, fallback);
 			this.decisions = decisions;
 			this.reportedIndex = reportedIndex;
+			this.block = block;
+			this.blocked = blocked;
 		}
 
 		@Override
 		public Verdict asFallback() {
-			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), 0, true);
+			return new OfAll(allowed(), this.decisions, this.reportedIndex, retryAfterNanos(), 0, true, this.block,
+					this.blocked);
+		}
+
+		@Override
+		public @Nullable Block block() {
+			return this.block;
+		}
+
+		@Override
+		public boolean blocked() {
+			return this.blocked;
 		}
 
 		@Override

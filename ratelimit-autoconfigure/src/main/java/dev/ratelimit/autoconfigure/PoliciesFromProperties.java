@@ -121,13 +121,18 @@ final class PoliciesFromProperties {
 				policy.getCostHeader(), policy.getStore(), tiers, policy.getOnMissingKey(),
 				policy.getMissingKeyStatus(), new PolicySettings.AfterResponseSpec(policy.getCountResponses(),
 						policy.getCostFromResponse(), policy.isHideResponseCostHeader()),
-				scope(policy));
+				scope(policy), penalty(policy.getPenalty()));
 	}
 
 	private static PolicySettings.ScopeSpec scope(RateLimitProperties.Policy policy) {
 		RateLimitProperties.Exempt exempt = policy.getExempt();
 		return new PolicySettings.ScopeSpec(policy.getMethods(), policy.getPaths(), exempt.getAddresses(),
 				exempt.getApiKeys(), exempt.getTiers());
+	}
+
+	private static PolicySettings.@Nullable PenaltySpec penalty(RateLimitProperties.@Nullable Penalty penalty) {
+		return (penalty != null) ? new PolicySettings.PenaltySpec(new ArrayList<>(penalty.getBlockFor()),
+				penalty.getForgiveAfter()) : null;
 	}
 
 	private static List<PolicySettings.LimitSpec> limits(List<RateLimitProperties.LimitSpec> specs) {

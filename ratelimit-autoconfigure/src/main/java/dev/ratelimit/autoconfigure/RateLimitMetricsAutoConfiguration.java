@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import dev.ratelimit.metrics.RateLimitBlockMetrics;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
@@ -26,7 +27,8 @@ import org.springframework.context.annotation.Import;
  * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.shaping.delay},
  * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
  * {@code ratelimit.settled.units}, {@code ratelimit.response.cost.unreadable},
- * {@code ratelimit.in-flight}, {@code ratelimit.buckets} and {@code ratelimit.reloads},
+ * {@code ratelimit.in-flight}, {@code ratelimit.blocks}, {@code ratelimit.buckets} and
+ * {@code ratelimit.reloads},
  * in whatever registry
  * Micrometer is set up with.
  */
@@ -50,6 +52,12 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitSettlementMetrics rateLimitSettlementMetrics(MeterRegistry registry) {
 		return new RateLimitSettlementMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitBlockMetrics rateLimitBlockMetrics(MeterRegistry registry) {
+		return new RateLimitBlockMetrics(registry);
 	}
 
 	@Bean

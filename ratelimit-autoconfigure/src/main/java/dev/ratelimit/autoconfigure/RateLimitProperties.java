@@ -361,6 +361,13 @@ public class RateLimitProperties {
 		 */
 		private Exempt exempt = new Exempt();
 
+		/**
+		 * Penalty box: a request the policy's limits refuse blocks its client's bucket
+		 * for block-for, even once the limits would have room again; requests while
+		 * blocked get 429 at once, taking nothing. Off unless set.
+		 */
+		private @Nullable Penalty penalty;
+
 		public List<String> getKey() {
 			return this.key;
 		}
@@ -473,6 +480,14 @@ public class RateLimitProperties {
 			this.exempt = exempt;
 		}
 
+		public @Nullable Penalty getPenalty() {
+			return this.penalty;
+		}
+
+		public void setPenalty(@Nullable Penalty penalty) {
+			this.penalty = penalty;
+		}
+
 	}
 
 	/**
@@ -519,6 +534,44 @@ public class RateLimitProperties {
 
 		public void setTiers(List<String> tiers) {
 			this.tiers = tiers;
+		}
+
+	}
+
+	/**
+	 * A policy's penalty box: how long a breach blocks its client, escalating with each
+	 * breach after a block, and when a client's record is forgiven.
+	 */
+	public static class Penalty {
+
+		/**
+		 * How long a breach blocks the client: one duration (10m), or the steps of an
+		 * escalation ([1m, 10m, 1h]), each breach after a block ended serving the next
+		 * step, the last one repeating. Required.
+		 */
+		private List<Duration> blockFor = new ArrayList<>();
+
+		/**
+		 * How long after its block ended a client without a breach is forgiven, its
+		 * next breach serving the first step again. Required with more than one
+		 * block-for step; not set with one.
+		 */
+		private @Nullable Duration forgiveAfter;
+
+		public List<Duration> getBlockFor() {
+			return this.blockFor;
+		}
+
+		public void setBlockFor(List<Duration> blockFor) {
+			this.blockFor = blockFor;
+		}
+
+		public @Nullable Duration getForgiveAfter() {
+			return this.forgiveAfter;
+		}
+
+		public void setForgiveAfter(@Nullable Duration forgiveAfter) {
+			this.forgiveAfter = forgiveAfter;
 		}
 
 	}

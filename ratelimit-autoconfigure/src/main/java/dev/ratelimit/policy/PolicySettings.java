@@ -41,11 +41,33 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 	 * @param missingKeyStatus the status of a request rejected for having no key, if set
 	 * @param afterResponse what the policy settles once the response is known
 	 * @param scope which requests the policy applies to and which clients it exempts
+	 * @param penalty how a breach blocks the client, if set
 	 */
 	public record PolicySpec(@Nullable List<String> key, boolean shadow, long cost, @Nullable String costHeader,
 			@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
 			@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
-			AfterResponseSpec afterResponse, ScopeSpec scope) {
+			AfterResponseSpec afterResponse, ScopeSpec scope, @Nullable PenaltySpec penalty) {
+
+		/**
+		 * A policy whose breaches block no client.
+		 */
+		public PolicySpec(@Nullable List<String> key, boolean shadow, long cost, @Nullable String costHeader,
+				@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
+				@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
+				AfterResponseSpec afterResponse, ScopeSpec scope) {
+			this(key, shadow, cost, costHeader, store, tiers, onMissingKey, missingKeyStatus, afterResponse, scope,
+					null);
+		}
+
+		/**
+		 * A policy of one key that applies to every request and blocks no client.
+		 */
+		public PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
+				@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
+				@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
+				AfterResponseSpec afterResponse) {
+			this(key, shadow, cost, costHeader, store, tiers, onMissingKey, missingKeyStatus, afterResponse, null);
+		}
 
 		/**
 		 * A policy of one key that applies to every request.
@@ -53,11 +75,21 @@ public record PolicySettings(@Nullable String apiKeyHeader, @Nullable StoreType 
 		public PolicySpec(@Nullable String key, boolean shadow, long cost, @Nullable String costHeader,
 				@Nullable StoreType store, Map<String, @Nullable List<LimitSpec>> tiers,
 				@Nullable OnMissingKey onMissingKey, @Nullable Integer missingKeyStatus,
-				AfterResponseSpec afterResponse) {
+				AfterResponseSpec afterResponse, @Nullable PenaltySpec penalty) {
 			this((key != null) ? List.of(key) : null, shadow, cost, costHeader, store, tiers, onMissingKey,
-					missingKeyStatus, afterResponse, ScopeSpec.EVERY_REQUEST);
+					missingKeyStatus, afterResponse, ScopeSpec.EVERY_REQUEST, penalty);
 		}
 
+	}
+
+	/**
+	 * A policy's penalty box as configured.
+	 *
+	 * @param blockFor how long each step of escalation blocks a client, in order
+	 * @param forgiveAfter how long after its block a client without a breach is
+	 * forgiven, if set
+	 */
+	public record PenaltySpec(List<@Nullable Duration> blockFor, @Nullable Duration forgiveAfter) {
 	}
 
 	/**

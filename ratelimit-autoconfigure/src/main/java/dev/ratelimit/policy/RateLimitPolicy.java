@@ -2,6 +2,9 @@ package dev.ratelimit.policy;
 
 import java.util.Map;
 
+import dev.ratelimit.algorithm.Penalty;
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named, validated policy: whose quota a request counts against and the limits of
  * each tier. Routes name it; every route naming it shares each client's quota.
@@ -20,10 +23,11 @@ import java.util.Map;
  * upstream service sets it; {@code null} when every request costs {@code cost}
  * @param afterResponse what is settled once the response is known
  * @param scope which requests the policy applies to and which clients it exempts
+ * @param penalty how a breach blocks the client; {@code null} when it does not
  */
 public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
 		Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
-		String costHeader, AfterResponse afterResponse, RequestScope scope) {
+		String costHeader, AfterResponse afterResponse, RequestScope scope, @Nullable Penalty penalty) {
 
 	/**
 	 * The status of a request rejected for having no key, unless the policy chooses
@@ -36,13 +40,34 @@ public record RateLimitPolicy(String id, KeySource key, boolean shadow, long cos
 	}
 
 	/**
-	 * A policy that applies to every request and exempts no one.
+	 * A policy that applies to every request, exempts no one and whose breaches block
+	 * no client.
 	 */
 	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
 			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
 			String costHeader, AfterResponse afterResponse) {
 		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
-				afterResponse, RequestScope.EVERY_REQUEST);
+				afterResponse, RequestScope.EVERY_REQUEST, null);
+	}
+
+	/**
+	 * A policy whose breaches block no client.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+			String costHeader, AfterResponse afterResponse, RequestScope scope) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
+				afterResponse, scope, null);
+	}
+
+	/**
+	 * A policy that applies to every request and exempts no one.
+	 */
+	public RateLimitPolicy(String id, KeySource key, boolean shadow, long cost, StoreType store,
+			Map<String, Tier> tiers, Tier defaultTier, OnMissingKey onMissingKey, int missingKeyStatus,
+			String costHeader, AfterResponse afterResponse, @Nullable Penalty penalty) {
+		this(id, key, shadow, cost, store, tiers, defaultTier, onMissingKey, missingKeyStatus, costHeader,
+				afterResponse, RequestScope.EVERY_REQUEST, penalty);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.policy.PolicySettings.AfterResponseSpec;
 import dev.ratelimit.policy.PolicySettings.LimitSpec;
 import dev.ratelimit.policy.PolicySettings.PolicySpec;
@@ -197,11 +198,12 @@ public final class RateLimitPolicyFactory {
 		int missingKeyStatus = missingKeyStatus(path, key, policy, problems);
 		RequestScope scope = RequestScopeFactory.scope(path, policy.scope(), settings.tiersByApiKey().keySet(),
 				policy.tiers().keySet(), problems);
+		Penalty penalty = PenaltyFactory.penalty(path, policy.penalty(), store, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
 		return new RateLimitPolicy(id, key, policy.shadow(), policy.cost(), store, tiers, tiers.get(defaultTierName),
-				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse, scope);
+				policy.onMissingKey(), missingKeyStatus, costHeader, afterResponse, scope, penalty);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.ratelimit.store;
 
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.support.MonotonicClock;
@@ -85,6 +86,22 @@ public interface BucketDecider {
 	default Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
 		return Mono.error(new UnsupportedOperationException("Rate limit store '" + name()
 				+ "' cannot settle a request after its response"));
+	}
+
+	/**
+	 * This store deciding under a penalty box: each {@link #acquire} or {@link #check}
+	 * first looks for a block of its bucket, and refuses the request at once while one
+	 * is in force ({@link Verdict#blocked(dev.ratelimit.algorithm.Block, long)}),
+	 * consuming nothing; a request the limits refuse (not a failure mode's verdict)
+	 * starts the block {@link Penalty#breach} gives ({@link Verdict#startingBlock}),
+	 * atomically with the decision that refused it. Blocks are kept per bucket (policy,
+	 * tier and key), where this store keeps the bucket: in this node's memory, or for
+	 * the whole fleet. Settlements go to this store as they are.
+	 * @return the deciding store, or {@code null} when this store keeps no blocks, which
+	 * refuses, at start-up, the policies that need it
+	 */
+	default @Nullable BucketDecider penalized(Penalty penalty) {
+		return null;
 	}
 
 }

@@ -28,11 +28,37 @@ public interface BucketInspector {
 	Flux<BucketSnapshot> bucket(RateLimitPolicy policy, String key);
 
 	/**
-	 * Forget every bucket of one raw key in a policy, so that its next request is judged
-	 * as new.
-	 * @return whether there was such a bucket
+	 * Forget every bucket of one raw key in a policy, and its penalty blocks and record,
+	 * so that its next request is judged as new.
+	 * @return whether there was such a bucket, block or record
 	 */
 	Mono<Boolean> reset(RateLimitPolicy policy, String key);
+
+	/**
+	 * The penalty blocks in force in a policy, walked as {@link #buckets} are; none in a
+	 * store that keeps no blocks.
+	 */
+	default Flux<BlockSnapshot> blocks(RateLimitPolicy policy) {
+		return Flux.empty();
+	}
+
+	/**
+	 * The penalty blocks in force of one raw key in a policy: one per tier it breached
+	 * under, none when it is not blocked.
+	 */
+	default Flux<BlockSnapshot> blocks(RateLimitPolicy policy, String key) {
+		return Flux.empty();
+	}
+
+	/**
+	 * Lift the penalty blocks of one raw key in a policy and forget its record, so that
+	 * its next request is judged by its limits and its next breach serves the first
+	 * step; its buckets stay as they are. {@link #reset} lifts them too.
+	 * @return whether the key had a block or a record
+	 */
+	default Mono<Boolean> lift(RateLimitPolicy policy, String key) {
+		return Mono.just(false);
+	}
 
 	/**
 	 * How many live buckets a policy has (may be approximate for large stores).

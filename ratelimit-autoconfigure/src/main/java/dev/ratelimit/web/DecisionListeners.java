@@ -130,6 +130,17 @@ final class DecisionListeners {
 			}
 		}
 
+		void notifyBlockStarted(int step) {
+			for (int i = 0; i < this.bound.length; i++) {
+				try {
+					this.bound[i].onBlockStarted(step);
+				}
+				catch (RuntimeException ex) {
+					failed(this.listeners[i], ex);
+				}
+			}
+		}
+
 	}
 
 }

@@ -52,7 +52,13 @@ public enum Outcome {
 	 * The client is exempt from the policy (its address, API key or tier): forwarded
 	 * uncounted, without rate limit headers, no store asked.
 	 */
-	EXEMPT("exempt");
+	EXEMPT("exempt"),
+
+	/**
+	 * The client's bucket is blocked by its policy's penalty box after a breach: answered
+	 * with 429 at once, no limit consulted.
+	 */
+	BLOCKED("blocked");
 
 	private final String tagValue;
 
@@ -71,6 +77,9 @@ public enum Outcome {
 	static Outcome of(Verdict verdict, boolean shadow) {
 		if (verdict.fallback()) {
 			return ERROR;
+		}
+		if (verdict.blocked()) {
+			return BLOCKED;
 		}
 		if (verdict.allowed()) {
 			if (verdict.delayNanos() > 0) {

@@ -2,9 +2,10 @@ package dev.ratelimit.web;
 
 /**
  * Told of every decision on the request path (the filters and the policies'
- * {@code RateLimiter} beans alike), and of what settling an admitted request's
- * exchange changed (units charged or given back, a cost that could not be read, slots
- * in flight taken and given back); metrics and the actuator's totals listen.
+ * {@code RateLimiter} beans alike), of what settling an admitted request's exchange
+ * changed (units charged or given back, a cost that could not be read, slots in flight
+ * taken and given back), and of the penalty blocks breaches start; metrics and the
+ * actuator's totals listen.
  * Called on the request path: implementations must be fast, allocation-free where
  * they can be, and never throw.
  */
@@ -75,6 +76,14 @@ public interface RateLimitListener {
 	}
 
 	/**
+	 * A request's breach started a penalty block of its client's bucket. By default
+	 * ignored.
+	 * @param step the step of {@code block-for} the block serves, counted from 1
+	 */
+	default void onBlockStarted(String policy, String tier, String routeId, String store, int step) {
+	}
+
+	/**
 	 * This listener for the decisions of one route under one tier of its policy, asked
 	 * for once when the route is built, so that a listener can find what it records
 	 * into once per route rather than once per request. By default each decision goes
@@ -121,6 +130,11 @@ public interface RateLimitListener {
 			@Override
 			public void onSlotReleased() {
 				RateLimitListener.this.onSlotReleased(policy, tier, routeId, store);
+			}
+
+			@Override
+			public void onBlockStarted(int step) {
+				RateLimitListener.this.onBlockStarted(policy, tier, routeId, store, step);
 			}
 
 		};
@@ -181,6 +195,13 @@ public interface RateLimitListener {
 		 * @see RateLimitListener#onSlotReleased
 		 */
 		default void onSlotReleased() {
+		}
+
+		/**
+		 * A penalty block started; by default ignored.
+		 * @see RateLimitListener#onBlockStarted
+		 */
+		default void onBlockStarted(int step) {
 		}
 
 	}

@@ -41,6 +41,10 @@ public final class RateLimitMessages {
 
 	static final String CALENDAR = "ratelimit.detail.calendar.";
 
+	static final String BLOCKED = "ratelimit.detail.blocked";
+
+	static final String BLOCK_STARTED = "ratelimit.detail.block-started";
+
 	private static final ResourceBundleMessageSource bundled = bundled();
 
 	private final MessageSource application;
@@ -82,6 +86,21 @@ public final class RateLimitMessages {
 			return message(WINDOW, requests(limit.quota()), message(CALENDAR + calendar.unit().configName()));
 		}
 		return message(WINDOW, requests(limit.quota()), period(limit.window()));
+	}
+
+	/**
+	 * The sentence telling a client it is blocked until {@code until}.
+	 */
+	String blocked(String until) {
+		return message(BLOCKED, until);
+	}
+
+	/**
+	 * The sentence, after the limit's, telling a client its breach blocks it until
+	 * {@code until}.
+	 */
+	String blockStarted(String until) {
+		return message(BLOCK_STARTED, until);
 	}
 
 	String requests(double amount) {

@@ -54,8 +54,9 @@ public final class RateLimitProblemWriter implements RateLimitRejectionHandler {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A request over a limit, or refused by a store's failure mode, gets the configured
-	 * problem type, its retry-after and the violated limits. A request without a key,
+	 * A request over a limit, blocked by a penalty box after a breach, or refused by a
+	 * store's failure mode, gets the configured problem type, its retry-after and the
+	 * violated limits (none while blocked: no limit was consulted). A request without a key,
 	 * with an invalid cost, or that a limit would hold while this node holds as many as
 	 * it may gets no problem type of its own: a type must be a URI its publisher controls
 	 * (RFC 9457 section 4), and the status says enough, so "about:blank", whose title is
@@ -71,7 +72,8 @@ public final class RateLimitProblemWriter implements RateLimitRejectionHandler {
 		response.setStatusCode(rejection.status());
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(rejection.status(), rejection.detail());
 		problem.setInstance(URI.create(exchange.getRequest().getURI().getRawPath()));
-		if (rejection.reason() == RateLimitRejection.Reason.LIMIT_EXCEEDED || rejection.storeFailed()) {
+		if (rejection.reason() == RateLimitRejection.Reason.LIMIT_EXCEEDED || rejection.storeFailed()
+				|| rejection.blocked()) {
 			problem.setType(this.type);
 			problem.setTitle(TITLE);
 			problem.setProperty(RETRY_AFTER_PROPERTY, rejection.retryAfterSeconds());

@@ -66,6 +66,13 @@ public record RateLimitRejection(Reason reason, HttpStatusCode status, String de
 	}
 
 	/**
+	 * Whether the client is blocked by its policy's penalty box, after a breach.
+	 */
+	public boolean blocked() {
+		return this.reason == Reason.BLOCKED;
+	}
+
+	/**
 	 * Why a request is refused.
 	 */
 	public enum Reason {
@@ -90,7 +97,13 @@ public record RateLimitRejection(Reason reason, HttpStatusCode status, String de
 		 * as many as {@code ratelimit.shaping.max-held-requests} allows: the node's
 		 * limit, not the client's quota, whose place was given back.
 		 */
-		HOLDS_FULL
+		HOLDS_FULL,
+
+		/**
+		 * The client is blocked by its policy's penalty box ({@code penalty}) after a
+		 * breach, until the time {@code Retry-After} gives; no limit was consulted.
+		 */
+		BLOCKED
 
 	}
 

@@ -32,6 +32,8 @@ import org.springframework.web.server.ServerWebExchange;
  * response, a cost the response reports, a slot in flight) is settled by the one
  * {@link ExchangeSettlement} wrapped around {@link #forward}, through the same
  * {@link RouteSettler} that gives back what a held request that never went on took.
+ * Under a policy's penalty box the store's decision is also its block's: refused at once
+ * while blocked, a block started on a breach ({@link PenaltyVerdicts}).
  * <p>
  * Each step's answer is either known at once (read from the request, decided in this
  * node's memory) and the next step is called directly, or awaited, and the same next
@@ -88,8 +90,15 @@ public final class RequestJudge {
 	private final boolean checks;
 
 	/**
+	 * What a refusal says when the policy's penalty box had a part in it.
+	 */
+	private final PenaltyVerdicts penalties;
+
+	/**
 	 * @param responseCostResolver the application's resolver of response costs, or
 	 * {@code null}
+	 * @param penalties what a refusal a penalty block had a part in says; {@code store}
+	 * decides under the policy's penalty box ({@link PenaltyVerdicts#decider})
 	 * @throws IllegalStateException when the judge is a {@code RateLimiter} bean's (no
 	 * {@code lookups}) and the policy settles after the response or a tier limits
 	 * requests in flight: the bean never sees the response
@@ -97,7 +106,7 @@ public final class RequestJudge {
 	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
 			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
 			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler, HeldRequests held,
-			@Nullable ResponseCostResolver responseCostResolver) {
+			@Nullable ResponseCostResolver responseCostResolver, PenaltyVerdicts penalties) {
 		this.route = route;
 		this.store = store;
 		this.storeName = store.name();
@@ -112,6 +121,7 @@ public final class RequestJudge {
 		this.settler = new RouteSettler(store, route.policyId(), route.routeId());
 		this.held = new HeldRelease(held, this.settler);
 		this.checks = route.afterResponse().countResponses() != null;
+		this.penalties = penalties;
 		if (lookups == null && settlesAfterResponse()) {
 			throw new IllegalStateException("Rate limit policy '" + route.policyId()
 					+ "' settles its requests once their response is known (count-responses, cost-from-response or "
@@ -246,8 +256,8 @@ public final class RequestJudge {
 			tookSlot(tier, verdict);
 			return forward(exchange, chain, next, tier, bucket, cost, verdict, 0);
 		}
-		return reject(exchange, verdict.fallback() ? Reason.STORE_FAILED : Reason.LIMIT_EXCEEDED,
-				HttpStatus.TOO_MANY_REQUESTS, tier.judged().detail(verdict), verdict.retryAfterSeconds(),
+		return reject(exchange, this.penalties.reason(verdict), HttpStatus.TOO_MANY_REQUESTS,
+				this.penalties.detail(tier.judged(), verdict), verdict.retryAfterSeconds(),
 				tier.judged().violatedPolicies(verdict), tier);
 	}
 
@@ -410,9 +420,10 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * What every entry point does with a decision: tells the listeners, writes the rate
-	 * limit headers and, on a rejection, {@code Retry-After}, in delay-seconds (RFC 9110
-	 * section 10.2.3) like the headers' resets, so that both reference the same instant.
+	 * What every entry point does with a decision: tells the listeners (of a penalty
+	 * block the breach started too), writes the rate limit headers and, on a rejection,
+	 * {@code Retry-After}, in delay-seconds (RFC 9110 section 10.2.3) like the headers'
+	 * resets, so that both reference the same instant; a block's, the time it has left.
 	 * @return whether the request is rejected
 	 */
 	private boolean conclude(TierOnRoute tier, Verdict verdict, long start, HttpHeaders headers) {
@@ -423,6 +434,9 @@ public final class RequestJudge {
 		}
 		else {
 			tier.listeners().notify(outcome, decisionNanos);
+		}
+		if (verdict.startedBlock()) {
+			tier.listeners().notifyBlockStarted(verdict.block().step());
 		}
 		if (verdict.limitCount() > 0) {
 			tier.judged().headers().write(headers, verdict);

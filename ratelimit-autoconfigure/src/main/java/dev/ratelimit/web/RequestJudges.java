@@ -50,6 +50,8 @@ public final class RequestJudges {
 
 	private final @Nullable ResponseCostResolver responseCostResolver;
 
+	private final PenaltyVerdicts penalties;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -84,6 +86,7 @@ public final class RequestJudges {
 		this.costResolver = costResolver;
 		this.held = held;
 		this.responseCostResolver = responseCostResolver;
+		this.penalties = new PenaltyVerdicts(messages);
 	}
 
 	/**
@@ -174,7 +177,7 @@ public final class RequestJudges {
 
 	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
 			@Nullable Lookups lookups) {
-		BucketDecider store = this.stores.decider(policy);
+		BucketDecider store = PenaltyVerdicts.decider(this.stores.decider(policy), policy);
 		Map<String, JudgedTier> tiers = tiers(policy, store.clock());
 		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
 				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
@@ -182,7 +185,7 @@ public final class RequestJudges {
 				policy.afterResponse(),
 				new ScopeCheck(policy.scope(), new ClientAddressResolver(policies.trustedProxies())));
 		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver);
+				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver, this.penalties);
 	}
 
 	/**

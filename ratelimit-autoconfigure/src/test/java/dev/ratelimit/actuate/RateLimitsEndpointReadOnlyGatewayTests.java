@@ -35,6 +35,7 @@ class RateLimitsEndpointReadOnlyGatewayTests {
 			.expectBody(Void.class);
 		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/reset-key", HttpStatus.OK);
 		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/orders/reset-key", HttpStatus.METHOD_NOT_ALLOWED);
+		expectStatus(HttpMethod.DELETE, "/actuator/ratelimits/orders/reset-key/block", HttpStatus.NOT_FOUND);
 		expectStatus(HttpMethod.GET, "/actuator/ratelimits/orders/reset-key", HttpStatus.OK);
 	}
 

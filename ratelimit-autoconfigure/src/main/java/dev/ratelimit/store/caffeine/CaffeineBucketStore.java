@@ -18,10 +18,13 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BlockSnapshot;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
@@ -49,7 +52,8 @@ import reactor.core.publisher.Mono;
  * <p>
  * Both ports live here (the decision, and the read side the actuator walks) along with
  * taking buckets over across a live reload: all three need the cache's layout, which
- * stays private to this class.
+ * stays private to this class. The penalty blocks of the policies that have a penalty box
+ * live beside the buckets, in {@link PenaltyRecords}.
  */
 public final class CaffeineBucketStore implements BucketStore {
 
@@ -81,6 +85,11 @@ public final class CaffeineBucketStore implements BucketStore {
 	private final Map<String, LongAdder> bucketCounts = new ConcurrentHashMap<>();
 
 	/**
+	 * The penalty records of the policies that block their clients on breaches.
+	 */
+	private final PenaltyRecords penalties;
+
+	/**
 	 * A store reading time from {@code clock}, also used by the cache to expire idle
 	 * buckets.
 	 * @param clock the clock of every decision
@@ -109,6 +118,7 @@ public final class CaffeineBucketStore implements BucketStore {
 			// executor as one task per evicted bucket, which a full cache pays on every new key.
 			.evictionListener(this::evicted)
 			.build();
+		this.penalties = new PenaltyRecords(clock, maximumKeys, maintenanceExecutor);
 	}
 
 	@Override
@@ -294,6 +304,16 @@ public final class CaffeineBucketStore implements BucketStore {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Blocks are kept on this node, by its clock, in a cache of their own.
+	 */
+	@Override
+	public BucketDecider penalized(Penalty penalty) {
+		return new CaffeinePenaltyBox(this, this.penalties, this.clock, penalty);
+	}
+
 	@Override
 	public Flux<BucketSnapshot> buckets(RateLimitPolicy policy) {
 		// The map view iterates weakly consistently: no lock, no copy, and expired
@@ -325,15 +345,31 @@ public final class CaffeineBucketStore implements BucketStore {
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
 		return Mono.fromSupplier(() -> {
 			boolean removed = false;
-			for (BucketId id : ids(policy, key)) {
+			Set<BucketId> ids = ids(policy, key);
+			for (BucketId id : ids) {
 				CaffeineBucket bucket = this.cache.asMap().remove(id);
 				if (bucket != null) {
 					bucket.group.policyBuckets.decrement();
 					removed = true;
 				}
 			}
-			return removed;
+			return this.penalties.forget(ids) || removed;
 		});
+	}
+
+	@Override
+	public Flux<BlockSnapshot> blocks(RateLimitPolicy policy) {
+		return Flux.fromStream(() -> this.penalties.blocks(policy.id()));
+	}
+
+	@Override
+	public Flux<BlockSnapshot> blocks(RateLimitPolicy policy, String key) {
+		return Flux.defer(() -> Flux.fromIterable(this.penalties.blocks(ids(policy, key))));
+	}
+
+	@Override
+	public Mono<Boolean> lift(RateLimitPolicy policy, String key) {
+		return Mono.fromSupplier(() -> this.penalties.forget(ids(policy, key)));
 	}
 
 	/**

@@ -13,6 +13,7 @@ import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BlockSnapshot;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.LimitSnapshot;
@@ -24,7 +25,8 @@ import org.springframework.data.redis.core.ScanOptions;
 /**
  * The read side of the Redis buckets, for the actuator and metrics: live buckets found
  * with SCAN, described with the script's {@code peek} (which consumes nothing), and
- * reset by deleting their keys. Requests are never decided here.
+ * reset by deleting their keys; penalty blocks likewise, described by the block peek.
+ * Requests are never decided here.
  */
 final class BucketReader {
 
@@ -98,7 +100,7 @@ final class BucketReader {
 	}
 
 	/**
-	 * Forget every bucket of one client key.
+	 * Forget every bucket of one client key, and its blocks.
 	 * @return whether there was one
 	 */
 	Mono<Boolean> reset(RateLimitPolicy policy, String clientKey) {
@@ -116,18 +118,69 @@ final class BucketReader {
 		return scan(policy).count();
 	}
 
+	/**
+	 * The penalty blocks in force of a policy, walked with SCAN as its buckets are.
+	 */
+	Flux<BlockSnapshot> blocks(RateLimitPolicy policy) {
+		return scan(policy, RedisLayout.BLOCK_SUFFIX).concatMap((blockKey) -> {
+			for (RedisLayout layout : this.script.layouts().layouts(policy)) {
+				Optional<String> clientKey = layout.blockClientKeyOf(blockKey);
+				if (clientKey.isPresent()) {
+					return peekBlock(new BucketId(policy.id(), layout.tier().name(), clientKey.get()), layout);
+				}
+			}
+			return Mono.empty();
+		}, 8);
+	}
+
+	/**
+	 * The penalty blocks in force of one client key, one per tier it breached under.
+	 */
+	Flux<BlockSnapshot> blocks(RateLimitPolicy policy, String clientKey) {
+		return Flux.fromIterable(this.script.layouts().layouts(policy))
+			.concatMap((layout) -> peekBlock(new BucketId(policy.id(), layout.tier().name(), clientKey), layout));
+	}
+
+	/**
+	 * Lift the blocks of one client key and forget its record.
+	 * @return whether it had one
+	 */
+	Mono<Boolean> lift(RateLimitPolicy policy, String clientKey) {
+		return Flux.fromIterable(this.script.layouts().layouts(policy))
+			.concatMap((layout) -> delete(List.of(layout.blockKey(clientKey))))
+			.reduce(false, Boolean::logicalOr);
+	}
+
+	private Mono<BlockSnapshot> peekBlock(BucketId id, RedisLayout layout) {
+		return this.script.peekBlock(layout, id.key())
+			.map((reply) -> new BlockSnapshot(id, ScriptReplies.block(reply, 0), ScriptReplies.microsAt(reply, 1)));
+	}
+
+	/**
+	 * The bucket's keys and its block key, in one hash tag: one DEL.
+	 */
 	private Mono<Boolean> delete(RedisLayout layout, String clientKey) {
+		List<String> keys = new ArrayList<>(layout.keys(clientKey));
+		keys.add(layout.blockKey(clientKey));
+		return delete(keys);
+	}
+
+	private Mono<Boolean> delete(List<String> keys) {
 		RedisConnection connection = this.script.connection();
-		return connection.onRedis(connection.template().delete(Flux.fromIterable(layout.keys(clientKey))).flux())
+		return connection.onRedis(connection.template().delete(Flux.fromIterable(keys)).flux())
 			.single()
 			.map((deleted) -> deleted > 0);
 	}
 
 	private Flux<String> scan(RateLimitPolicy policy) {
+		return scan(policy, RedisLayout.BUCKET_SUFFIX);
+	}
+
+	private Flux<String> scan(RateLimitPolicy policy, String suffix) {
 		// The escaped policy id holds no ':' and no glob character: the pattern matches the
-		// policy's bucket keys and no other policy's.
+		// policy's keys of that suffix and no other policy's.
 		String pattern = escapeGlob(this.script.layouts().keyPrefix()) + ":{" + RedisLayout.escape(policy.id()) + ":*"
-				+ RedisLayout.BUCKET_SUFFIX;
+				+ suffix;
 		RedisConnection connection = this.script.connection();
 		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build();
 		return connection.onRedis(connection.template().scan(options));

@@ -16,6 +16,7 @@ import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -54,6 +55,18 @@ public final class BucketScript {
 	@SuppressWarnings("rawtypes")
 	private final Map<Algorithm, RedisScript<List>> leanScripts = new EnumMap<>(Algorithm.class);
 
+	/**
+	 * The penalized forms, for the policies with a penalty box.
+	 */
+	@SuppressWarnings("rawtypes")
+	private final RedisScript<List> penalizedScript;
+
+	@SuppressWarnings("rawtypes")
+	private final Map<Algorithm, RedisScript<List>> penalizedLeanScripts = new EnumMap<>(Algorithm.class);
+
+	@SuppressWarnings("rawtypes")
+	private final RedisScript<List> blockPeekScript;
+
 	private final RedisConnection connection;
 
 	private final RedisLayouts layouts;
@@ -81,11 +94,15 @@ public final class BucketScript {
 		this.layouts = new RedisLayouts(keyPrefix);
 		this.connection = new RedisConnection(redis);
 		this.script = RedisScript.of(ScriptAssembler.generic(), List.class);
+		this.penalizedScript = RedisScript.of(ScriptAssembler.penalizedGeneric(), List.class);
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (ScriptAssembler.hasLeanForm(algorithm)) {
 				this.leanScripts.put(algorithm, RedisScript.of(ScriptAssembler.lean(algorithm), List.class));
+				this.penalizedLeanScripts.put(algorithm,
+						RedisScript.of(ScriptAssembler.penalizedLean(algorithm), List.class));
 			}
 		}
+		this.blockPeekScript = RedisScript.of(ScriptAssembler.blockPeek(), List.class);
 	}
 
 	SlotLease slots() {
@@ -114,6 +131,8 @@ public final class BucketScript {
 	Mono<Void> warmUp(int rounds, int burst) {
 		List<RedisScript<List>> scripts = new ArrayList<>(this.leanScripts.values());
 		scripts.add(this.script);
+		scripts.addAll(this.penalizedLeanScripts.values());
+		scripts.add(this.penalizedScript);
 		Mono<Void> load = Flux.fromIterable(scripts)
 			.concatMap((script) -> this.connection.onRedis(this.connection.template()
 				.execute((connection) -> connection.scriptingCommands()
@@ -147,6 +166,53 @@ public final class BucketScript {
 		}
 		return call(layout, clientKey, "acquire", cost, 0, 1, Refund.NONE, Refund.NONE)
 			.map((reply) -> ScriptReplies.decisions(layout.tier(), reply, 0));
+	}
+
+	/**
+	 * Judge {@code cost} against every limit of the bucket under a penalty box,
+	 * atomically with the client's block: refused at once while blocked, a block started
+	 * on a breach.
+	 */
+	Mono<Verdict> acquire(RedisLayout layout, String clientKey, long cost, RedisPenalty penalty) {
+		Algorithm lean = layout.leanAlgorithm();
+		if (lean != null) {
+			return penalized(this.penalizedLeanScripts.get(lean), layout, clientKey,
+					layout.leanKeys(clientKey), layout.leanArguments(cost), penalty);
+		}
+		return penalized(this.penalizedScript, layout, clientKey, layout.keys(clientKey),
+				layout.arguments("acquire", cost, 0, 1, Refund.NONE, Refund.NONE, this.slots), penalty);
+	}
+
+	/**
+	 * Check {@code cost} as {@link #check(RedisLayout, String, long)} does, under a
+	 * penalty box as {@link #acquire(RedisLayout, String, long, RedisPenalty)} judges.
+	 */
+	Mono<Verdict> check(RedisLayout layout, String clientKey, long cost, RedisPenalty penalty) {
+		return penalized(this.penalizedScript, layout, clientKey, layout.keys(clientKey),
+				layout.arguments("check", cost, 0, 1, Refund.NONE, Refund.NONE, this.slots), penalty);
+	}
+
+	/**
+	 * The client's block in force, touching nothing; empty when it is not blocked.
+	 */
+	@SuppressWarnings("unchecked")
+	Mono<List<Object>> peekBlock(RedisLayout layout, String clientKey) {
+		return this.connection
+			.onRedis(this.connection.template()
+				.execute(this.blockPeekScript, List.of(layout.blockKey(clientKey)), List.of()))
+			.collectList()
+			.map(ScriptReplies::flatten)
+			.filter((reply) -> !reply.isEmpty());
+	}
+
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	private Mono<Verdict> penalized(RedisScript<List> script, RedisLayout layout, String clientKey,
+			List<String> keys, List<String> arguments, RedisPenalty penalty) {
+		return this.connection
+			.onRedis(this.connection.template()
+				.execute(script, penalty.keys(keys, layout.blockKey(clientKey)), penalty.arguments(arguments)))
+			.collectList()
+			.map((reply) -> ScriptReplies.penalized(layout.tier(), ScriptReplies.flatten(reply)));
 	}
 
 	/**

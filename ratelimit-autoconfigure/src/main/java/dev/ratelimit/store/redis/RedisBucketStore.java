@@ -3,11 +3,13 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
-import dev.ratelimit.algorithm.Decision;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.StoreHealth;
@@ -74,8 +76,45 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 			return this.guard.fallback(id, tier, cost);
 		}
 		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
-		return judged(id, tier, layout, this.script.acquire(layout, id.key(), cost))
+		return judged(id, tier, layout, this.script.acquire(layout, id.key(), cost), Verdict::of)
 			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Blocks are kept in Redis, by its time, for the whole fleet: the decision's script
+	 * looks for the client's block and starts one in the same call, so that a breach on
+	 * one node blocks the client on all, at no call more. While Redis cannot decide, the
+	 * failure mode decides alone: no block is looked for or started.
+	 */
+	@Override
+	public BucketDecider penalized(Penalty penalty) {
+		return new RedisPenaltyBox(this, new RedisPenalty(penalty));
+	}
+
+	/**
+	 * {@link #acquire} under a penalty box.
+	 */
+	Mono<Verdict> acquire(BucketId id, Tier tier, long cost, RedisPenalty penalty) {
+		if (!this.guard.allowsCall()) {
+			return this.guard.fallback(id, tier, cost);
+		}
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		return judged(id, tier, layout, this.script.acquire(layout, id.key(), cost, penalty), Function.identity())
+			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
+	}
+
+	/**
+	 * {@link #check} under a penalty box.
+	 */
+	Mono<Verdict> check(BucketId id, Tier tier, long cost, RedisPenalty penalty) {
+		if (!this.guard.allowsCall()) {
+			return this.guard.checkFallback(id, tier, cost);
+		}
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		return judged(id, tier, layout, this.script.check(layout, id.key(), cost, penalty), Function.identity())
+			.onErrorResume((failure) -> this.guard.onCheckFailure(failure, id, tier, cost));
 	}
 
 	/**
@@ -88,7 +127,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 			return this.guard.checkFallback(id, tier, cost);
 		}
 		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
-		return judged(id, tier, layout, this.script.check(layout, id.key(), cost))
+		return judged(id, tier, layout, this.script.check(layout, id.key(), cost), Verdict::of)
 			.onErrorResume((failure) -> this.guard.onCheckFailure(failure, id, tier, cost));
 	}
 
@@ -98,10 +137,11 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * to have taken none: refused, failed or cancelled (a slot Redis took all the same is
 	 * then one the next renewal drops).
 	 */
-	private Mono<Verdict> judged(BucketId id, Tier tier, RedisLayout layout, Mono<Decision[]> call) {
-		Mono<Verdict> verdict = call.timeout(this.timeout).map((decisions) -> {
+	private <R> Mono<Verdict> judged(BucketId id, Tier tier, RedisLayout layout, Mono<R> call,
+			Function<R, Verdict> toVerdict) {
+		Mono<Verdict> verdict = call.timeout(this.timeout).map((reply) -> {
 			this.guard.onSuccess();
-			return Verdict.of(decisions);
+			return toVerdict.apply(reply);
 		});
 		if (!layout.countsInFlight()) {
 			return verdict;

@@ -58,6 +58,12 @@ public final class RedisLayout {
 	static final String BUCKET_SUFFIX = "}:b2";
 
 	/**
+	 * The end of a block key, after its hash tag, the bucket's: {@code p} (penalty) and
+	 * the stored layout's version. A bucket key's SCAN pattern never matches it.
+	 */
+	static final String BLOCK_SUFFIX = "}:p1";
+
+	/**
 	 * The policy part of the start-up warm-up's keys: see {@link #warmUp(String, Tier)}.
 	 */
 	static final String WARM_UP_POLICY = "%warm-up";
@@ -238,11 +244,31 @@ public final class RedisLayout {
 	 * of ours.
 	 */
 	Optional<String> clientKeyOf(String bucketKey) {
-		if (!bucketKey.startsWith(this.keyPrefix) || !bucketKey.endsWith(BUCKET_SUFFIX)
-				|| bucketKey.length() < this.keyPrefix.length() + BUCKET_SUFFIX.length()) {
+		return clientKeyOf(bucketKey, BUCKET_SUFFIX);
+	}
+
+	/**
+	 * The key of the client's penalty block, in its bucket's hash tag, so that one script
+	 * call on one cluster slot judges both.
+	 */
+	String blockKey(String clientKey) {
+		return this.keyPrefix + escape(clientKey) + BLOCK_SUFFIX;
+	}
+
+	/**
+	 * The client key of this tier's block key; none when it is another tier's or none of
+	 * ours.
+	 */
+	Optional<String> blockClientKeyOf(String blockKey) {
+		return clientKeyOf(blockKey, BLOCK_SUFFIX);
+	}
+
+	private Optional<String> clientKeyOf(String key, String suffix) {
+		if (!key.startsWith(this.keyPrefix) || !key.endsWith(suffix)
+				|| key.length() < this.keyPrefix.length() + suffix.length()) {
 			return Optional.empty();
 		}
-		return unescape(bucketKey.substring(this.keyPrefix.length(), bucketKey.length() - BUCKET_SUFFIX.length()));
+		return unescape(key.substring(this.keyPrefix.length(), key.length() - suffix.length()));
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.store.BlockSnapshot;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
 import dev.ratelimit.support.MonotonicClock;
@@ -166,6 +167,21 @@ public abstract class RemoteBucketStore implements BucketStore {
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
 		return this.reader.reset(policy, key).timeout(this.readTimeout);
+	}
+
+	@Override
+	public Flux<BlockSnapshot> blocks(RateLimitPolicy policy) {
+		return this.reader.blocks(policy).timeout(this.readTimeout);
+	}
+
+	@Override
+	public Flux<BlockSnapshot> blocks(RateLimitPolicy policy, String key) {
+		return this.reader.blocks(policy, key).timeout(this.readTimeout);
+	}
+
+	@Override
+	public Mono<Boolean> lift(RateLimitPolicy policy, String key) {
+		return this.reader.lift(policy, key).timeout(this.readTimeout);
 	}
 
 	@Override

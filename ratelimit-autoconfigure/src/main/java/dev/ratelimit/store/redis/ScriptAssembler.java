@@ -64,6 +64,11 @@ import dev.ratelimit.algorithm.Algorithm;
  * algorithm's table, its state in a table per limit; the lean form puts load, probe and
  * commit (then idle) one after the other in {@code one_limit_driver.lua}, in place of its
  * line {@code --@algorithm}.
+ * <p>
+ * Each form has a penalized variant, for a policy with a penalty box: the sections of
+ * {@code penalty.lua} in its driver's lines {@code --@blocked} (the client's block looked
+ * up, right after the time is read) and {@code --@breach} (a block started, right before
+ * the reply), which the unpenalized forms leave out.
  */
 final class ScriptAssembler {
 
@@ -79,6 +84,18 @@ final class ScriptAssembler {
 	private static final String LEAN_DRIVER = "one_limit_driver.lua";
 
 	private static final String ALGORITHM_PLACE = "--@algorithm\n";
+
+	private static final String PENALTY = "penalty.lua";
+
+	/**
+	 * Where a driver's penalized form looks for the client's block, right after reading
+	 * the time, and where it starts one, right before it replies.
+	 */
+	private static final String BLOCKED_PLACE = "--@blocked\n";
+
+	private static final String BREACH_PLACE = "--@breach\n";
+
+	private static final List<String> PENALTY_SECTIONS = List.of("blocked", "breach", "peek");
 
 	/**
 	 * Fields the drivers read back from the bucket key per limit ({@code a, b, c}).
@@ -110,12 +127,25 @@ final class ScriptAssembler {
 	 * as a table of functions, the driver.
 	 */
 	static String generic() {
+		return generic(unpenalized(read(GENERIC_DRIVER)));
+	}
+
+	/**
+	 * The generic script's penalized form, for an acquire or a check under a penalty box:
+	 * the driver looks for the client's block first and starts one on a breach
+	 * ({@code penalty.lua}).
+	 */
+	static String penalizedGeneric() {
+		return generic(penalized(read(GENERIC_DRIVER)));
+	}
+
+	private static String generic(String driver) {
 		StringBuilder lua = new StringBuilder(ScriptProtocol.luaConstants());
 		lua.append(read(HEADER)).append('\n').append(read(GENERIC_HELPERS)).append('\n');
 		for (Algorithm algorithm : Algorithm.values()) {
 			appendDefinition(lua, algorithm, source(algorithm));
 		}
-		return lua.append(read(GENERIC_DRIVER)).toString();
+		return lua.append(driver).toString();
 	}
 
 	/**
@@ -134,7 +164,29 @@ final class ScriptAssembler {
 	 * lean form}
 	 */
 	static String lean(Algorithm algorithm) {
-		String driver = read(LEAN_DRIVER);
+		return lean(algorithm, unpenalized(read(LEAN_DRIVER)));
+	}
+
+	/**
+	 * The lean script's penalized form, as {@link #penalizedGeneric()} is the generic
+	 * script's; it declares the protocol's constants, which its penalty sections use.
+	 * @throws IllegalArgumentException for an algorithm without a {@linkplain #hasLeanForm
+	 * lean form}
+	 */
+	static String penalizedLean(Algorithm algorithm) {
+		return ScriptProtocol.luaConstants() + lean(algorithm, penalized(read(LEAN_DRIVER)));
+	}
+
+	/**
+	 * The script that describes a client's block in force for the actuator, touching
+	 * nothing: {@link ScriptProtocol#BLOCK_PEEK_VALUES}, or nothing when none is in
+	 * force.
+	 */
+	static String blockPeek() {
+		return penaltySection("peek");
+	}
+
+	private static String lean(Algorithm algorithm, String driver) {
 		int place = driver.indexOf(ALGORITHM_PLACE);
 		if (place < 0) {
 			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
@@ -164,6 +216,51 @@ final class ScriptAssembler {
 			lua.append(block("", source.section("idle")));
 		}
 		return lua.append(driver, place + ALGORITHM_PLACE.length(), driver.length()).toString();
+	}
+
+	/**
+	 * A driver without its penalty: its places left out.
+	 */
+	private static String unpenalized(String driver) {
+		return place(place(driver, BLOCKED_PLACE, ""), BREACH_PLACE, "");
+	}
+
+	/**
+	 * A driver with its penalty: the sections of {@code penalty.lua} in its places.
+	 */
+	private static String penalized(String driver) {
+		return place(place(driver, BLOCKED_PLACE, penaltySection("blocked")), BREACH_PLACE,
+				penaltySection("breach"));
+	}
+
+	private static String place(String driver, String place, String code) {
+		int at = driver.indexOf(place);
+		if (at < 0 || driver.indexOf(place, at + 1) >= 0) {
+			throw new IllegalStateException("A driver must have its line " + place.trim() + " once");
+		}
+		return driver.substring(0, at) + code + driver.substring(at + place.length());
+	}
+
+	private static String penaltySection(String name) {
+		Map<String, StringBuilder> sections = new LinkedHashMap<>();
+		StringBuilder current = null;
+		for (String line : read(PENALTY).split("\n", -1)) {
+			if (line.startsWith("--@")) {
+				String section = line.substring(3).trim();
+				if (!PENALTY_SECTIONS.contains(section) || sections.containsKey(section)) {
+					throw new IllegalStateException(PENALTY + ": unknown or repeated section " + line);
+				}
+				current = new StringBuilder();
+				sections.put(section, current);
+			}
+			else if (current != null) {
+				current.append(line).append('\n');
+			}
+		}
+		if (!sections.keySet().containsAll(PENALTY_SECTIONS)) {
+			throw new IllegalStateException(PENALTY + " lacks a section of " + PENALTY_SECTIONS);
+		}
+		return sections.get(name).toString().stripTrailing() + "\n";
 	}
 
 	private static void appendDefinition(StringBuilder lua, Algorithm algorithm, Source source) {

@@ -80,6 +80,20 @@ import dev.ratelimit.algorithm.Algorithm;
  * flight has none, its tier is the generic script's. Keys: the bucket key, then, for a
  * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision.
  * <p>
+ * <b>The penalized forms</b> of both scripts judge an {@code acquire} (or, the generic
+ * one, a {@code check}) under a penalty box. Keys: the form's own, then the client's
+ * block key ({@link RedisLayout} names it), in the bucket's hash tag, holding
+ * {@code <step> <until> <forgiven>} (Redis time in microseconds) and expiring once
+ * forgiven. Arguments: the form's own, then the steps of {@code block-for} in
+ * microseconds separated by spaces, then {@code forgive-after} in microseconds
+ * ({@code 0} for one step). A block in force refuses the request before anything is
+ * read or written; a decision some limit refused starts the next block in the same call.
+ * Reply: {@link #PENALTY_HEADER_VALUES} (what the penalty did: {@link #BLOCK_NONE},
+ * {@link #BLOCKED} or {@link #BLOCK_STARTED}; the block's step, the microseconds it still
+ * lasts, its end and its forgiveness), then, unless blocked, the form's decisions.
+ * <b>The block peek</b> takes the block key alone and replies
+ * {@link #BLOCK_PEEK_VALUES}, or nothing when no block is in force.
+ * <p>
  * {@code ScriptProtocolTests} calls every algorithm in every mode on a real Redis, so a
  * reply laid out differently fails there.
  */
@@ -157,6 +171,37 @@ final class ScriptProtocol {
 	 */
 	static final int PEEK_VALUES = 2 + STATE_VALUES;
 
+	/**
+	 * Reply values before a penalized call's decisions: what the penalty did, the block's
+	 * step, the microseconds it still lasts, its end and its forgiveness (Redis time in
+	 * microseconds); all {@code 0} but the first when it did nothing.
+	 */
+	static final int PENALTY_HEADER_VALUES = 5;
+
+	/**
+	 * What a penalized call's penalty did: nothing (the request was judged, and no limit
+	 * refused it).
+	 */
+	static final int BLOCK_NONE = 0;
+
+	/**
+	 * What a penalized call's penalty did: a block in force refused the request, and no
+	 * limit was consulted.
+	 */
+	static final int BLOCKED = 1;
+
+	/**
+	 * What a penalized call's penalty did: a limit refused the request, whose breach
+	 * started a block.
+	 */
+	static final int BLOCK_STARTED = 2;
+
+	/**
+	 * Reply values of a block peek: step, the microseconds it still lasts, its end and
+	 * its forgiveness.
+	 */
+	static final int BLOCK_PEEK_VALUES = 4;
+
 	private ScriptProtocol() {
 	}
 
@@ -197,6 +242,9 @@ final class ScriptProtocol {
 		constants.put("ARGUMENTS_PER_LIMIT", ARGUMENTS_PER_LIMIT);
 		constants.put("DECISION_VALUES", DECISION_VALUES);
 		constants.put("STATE_VALUES", STATE_VALUES);
+		constants.put("BLOCK_NONE", BLOCK_NONE);
+		constants.put("BLOCKED", BLOCKED);
+		constants.put("BLOCK_STARTED", BLOCK_STARTED);
 		StringBuilder lua = new StringBuilder("-- From dev.ratelimit.store.redis.ScriptProtocol.\n");
 		constants.forEach((name, value) -> lua.append("local ").append(name).append(" = ").append(value).append('\n'));
 		return lua.toString();

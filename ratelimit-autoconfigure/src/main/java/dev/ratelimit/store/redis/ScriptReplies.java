@@ -2,8 +2,10 @@ package dev.ratelimit.store.redis;
 
 import java.util.List;
 
+import dev.ratelimit.algorithm.Block;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 
 /**
@@ -54,6 +56,29 @@ final class ScriptReplies {
 			described[i] = new Decision(true, longAt(reply, at), limits.get(i).quota(), microsAt(reply, at + 1), 0);
 		}
 		return described;
+	}
+
+	/**
+	 * The verdict of a penalized call: refused by the client's block in force, or the
+	 * decisions after {@link ScriptProtocol#PENALTY_HEADER_VALUES}, with the block their
+	 * breach started.
+	 */
+	static Verdict penalized(Tier tier, List<Object> reply) {
+		long penalty = longAt(reply, 0);
+		if (penalty == ScriptProtocol.BLOCKED) {
+			return Verdict.blocked(block(reply, 1), microsAt(reply, 2));
+		}
+		Verdict verdict = Verdict.of(decisions(tier, reply, ScriptProtocol.PENALTY_HEADER_VALUES));
+		return (penalty == ScriptProtocol.BLOCK_STARTED) ? verdict.startingBlock(block(reply, 1), microsAt(reply, 2))
+				: verdict;
+	}
+
+	/**
+	 * A block whose step is at {@code at}, followed by the microseconds it still lasts,
+	 * its end and its forgiveness, instants in nanoseconds of Redis time.
+	 */
+	static Block block(List<Object> reply, int at) {
+		return new Block((int) longAt(reply, at), microsAt(reply, at + 2), microsAt(reply, at + 3));
 	}
 
 	static long longAt(List<Object> reply, int index) {

@@ -2,9 +2,10 @@
 -- (no tables of functions to build per call: Redis runs the whole script on every call).
 -- Its keys, arguments and reply: dev.ratelimit.store.redis.ScriptProtocol. It reads and
 -- writes the bucket key as tier_driver.lua does, so that either script reads the other's
--- buckets.
+-- buckets. Its lines --@blocked and --@breach are those of tier_driver.lua.
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
+--@blocked
 local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
 local tagged = ARGV[8]
@@ -52,4 +53,5 @@ if not written then
 end
 -- The tier's idle timeout, or longer for a debt: idleness forgives none.
 redis.call('SET', KEYS[1], written, 'PX', math.max(tonumber(ARGV[2]), math.ceil(idle / 1000)))
+--@breach
 return reply

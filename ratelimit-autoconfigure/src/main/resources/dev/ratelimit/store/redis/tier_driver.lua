@@ -1,11 +1,14 @@
 -- The generic script's entry point, after the algorithms: any tier, in any mode (acquire,
 -- check, lease, settle, renew, peek). Its keys, arguments, stored text and reply:
 -- dev.ratelimit.store.redis.ScriptProtocol, whose upper-case names (algorithm codes,
--- argument places and counts, reply strides) are declared in front of the script.
+-- argument places and counts, reply strides) are declared in front of the script. Its
+-- lines --@blocked and --@breach are where its penalized form, for an acquire or a check
+-- under a penalty box, looks for the client's block and starts one (penalty.lua).
 -- Microseconds since the Unix epoch: windows are aligned on multiples of their length
 -- from the epoch, as on dev.ratelimit.support.MonotonicClock's timeline.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+--@blocked
 local mode = ARGV[1]
 local cost = tonumber(ARGV[2])
 local ended = ARGV[ENDED_ARGUMENT] == '1'
@@ -214,4 +217,5 @@ for i = 1, limit_count do
 	end
 end
 redis.call('SET', bucket, table.concat(written, '|'), 'PX', expiry)
+--@breach
 return reply

@@ -10,12 +10,17 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.AfterResponse;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
 import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
 import dev.ratelimit.store.BucketStore;
@@ -143,6 +148,47 @@ class RedisClusterTests {
 			}
 		}
 		assertThat(store.bucketCount(POLICY).block()).isEqualTo(CLIENTS - MASTERS);
+	}
+
+	/**
+	 * A penalized decision touches its bucket's keys and the block key in one script
+	 * call, so the block key is in the bucket's slot; blocks are listed and lifted on
+	 * every master.
+	 */
+	@Test
+	void penaltyBlocksLiveInTheSlotOfTheirBucketAndAreListedAndLiftedOnEveryMaster() {
+		RedisBucketStore store = (RedisBucketStore) store("redis", Duration.ofSeconds(5), FailureMode.DENY);
+		Penalty penalty = new Penalty(Duration.ofHours(1));
+		BucketDecider decider = store.penalized(penalty);
+		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.ClientIp(), false, 1, StoreType.REDIS,
+				Map.of("free", TIER), TIER, OnMissingKey.CLIENT_ADDRESS, RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS,
+				null, AfterResponse.NONE, penalty);
+		Set<Integer> masters = new HashSet<>();
+		for (int i = 0; i < CLIENTS; i++) {
+			BucketId id = new BucketId("orders", "free", "client-" + i);
+			List<Verdict> verdicts = Flux.range(0, 5).concatMap((request) -> decider.acquire(id, TIER, 1))
+				.collectList()
+				.block();
+			assertThat(verdicts).as(id.key()).noneMatch(Verdict::fallback);
+			assertThat(verdicts).as(id.key()).filteredOn(Verdict::allowed).hasSize(3);
+			assertThat(verdicts.get(3).startedBlock()).as(id.key()).isTrue();
+			assertThat(verdicts.get(4).blocked()).as(id.key()).isTrue();
+			int master = cluster.masterOf(SlotHash.getSlot("orders:free:" + id.key()));
+			masters.add(master);
+			assertThat(cluster.node(master).keys("rl:{orders:free:" + id.key() + "}:p1")).as(id.key()).hasSize(1);
+		}
+		assertThat(masters).hasSize(MASTERS);
+		assertThat(store.blocks(policy).collectList().block()).hasSize(CLIENTS);
+		Set<Integer> liftedOn = new HashSet<>();
+		for (int i = 0; i < CLIENTS && liftedOn.size() < MASTERS; i++) {
+			String key = "client-" + i;
+			int master = cluster.masterOf(SlotHash.getSlot("orders:free:" + key));
+			if (liftedOn.add(master)) {
+				assertThat(store.lift(policy, key).block()).isTrue();
+				assertThat(cluster.node(master).keys("rl:{orders:free:" + key + "}:p1")).isEmpty();
+			}
+		}
+		assertThat(store.blocks(policy).collectList().block()).hasSize(CLIENTS - MASTERS);
 	}
 
 	@ParameterizedTest

@@ -13,10 +13,12 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Shaping;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketSnapshot;
@@ -253,6 +255,48 @@ class ScriptProtocolTests {
 		assertThat(givenBack.get(2).state()).containsEntry("count", 2L);
 		assertThat(new BucketReader(script).peek(new BucketId("orders", "free", "client"), layout).block().requests())
 			.isEqualTo(3);
+	}
+
+	/**
+	 * Each penalized form, lean and generic, replies the penalty's values at the
+	 * protocol's places: nothing done, then the block a breach started, in front of the
+	 * decisions; then the block in force alone. The unpenalized forms hold none of it.
+	 */
+	@Test
+	void everyPenalizedFormRepliesThePenaltyInFrontOfItsDecisions() {
+		String places = "(?m)^--@(blocked|breach)$";
+		assertThat(ScriptAssembler.generic()).doesNotContain("block_key").doesNotContainPattern(places);
+		assertThat(ScriptAssembler.penalizedGeneric()).contains("local block_key = table.remove(KEYS)")
+			.doesNotContainPattern(places);
+		BucketScript script = new BucketScript(redis.template(), "rl");
+		RedisPenalty penalty = new RedisPenalty(new Penalty(Duration.ofHours(1)));
+		List<Limit> oneUnitLimits = List.of(new FixedWindow(1, Duration.ofDays(1)),
+				new SlidingWindowLog(1, Duration.ofHours(1)), new SlidingWindowCounter(1, Duration.ofDays(1)),
+				new TokenBucket(1, 1, Duration.ofHours(1)), new LeakyBucket(1, 1, Duration.ofHours(1)));
+		for (Limit limit : oneUnitLimits) {
+			assertThat(ScriptAssembler.lean(limit.algorithm())).doesNotContain("block_key").doesNotContainPattern(places);
+			assertThat(ScriptAssembler.penalizedLean(limit.algorithm())).contains("local block_key")
+				.doesNotContainPattern(places);
+			// Its lean form, and the generic one beside a limit of requests in flight.
+			for (Tier tier : List.of(new Tier("free", List.of(limit)),
+					new Tier("free", List.of(limit, new Concurrency(10))))) {
+				RedisLayout layout = script.layouts().layout("orders", tier);
+				String client = limit.algorithm() + "-" + tier.limits().size();
+				Verdict admitted = script.acquire(layout, client, 1, penalty).block();
+				assertThat(admitted.allowed()).as(client).isTrue();
+				assertThat(admitted.block()).as(client).isNull();
+				Verdict breach = script.acquire(layout, client, 1, penalty).block();
+				assertThat(breach.startedBlock()).as(client).isTrue();
+				assertThat(breach.limitCount()).as(client).isEqualTo(tier.limits().size());
+				assertThat(breach.block().step()).isEqualTo(1);
+				assertThat(breach.block().forgivenNanos()).isEqualTo(breach.block().untilNanos());
+				Verdict blocked = script.acquire(layout, client, 1, penalty).block();
+				assertThat(blocked.blocked()).as(client).isTrue();
+				assertThat(blocked.block()).isEqualTo(breach.block());
+				assertThat(script.check(layout, client, 1, penalty).block().blocked()).as(client).isTrue();
+				assertThat(script.peekBlock(layout, client).block()).hasSize(ScriptProtocol.BLOCK_PEEK_VALUES);
+			}
+		}
 	}
 
 	private static List<LimitSnapshot> describe(BucketScript script, RedisLayout layout) {

@@ -69,9 +69,11 @@ class StartUpWarmUpTests {
 		start(storeName, redis.template());
 		List<String> shas = new ArrayList<>();
 		shas.add(RedisScript.of(ScriptAssembler.generic()).getSha1());
+		shas.add(RedisScript.of(ScriptAssembler.penalizedGeneric()).getSha1());
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (ScriptAssembler.hasLeanForm(algorithm)) {
 				shas.add(RedisScript.of(ScriptAssembler.lean(algorithm)).getSha1());
+				shas.add(RedisScript.of(ScriptAssembler.penalizedLean(algorithm)).getSha1());
 			}
 		}
 		List<Boolean> cached = redis.blockingTemplate()
