@@ -4,8 +4,11 @@ package dev.ratelimit.web;
  * Told of every decision on the request path (the filters and the policies'
  * {@code RateLimiter} beans alike), and of what settling an admitted request's
  * exchange changed (units charged or given back, a cost that could not be read, slots
- * in flight taken and given back); metrics and the actuator's totals listen.
- * Called on the request path: implementations must be fast, allocation-free where
+ * in flight taken and given back); metrics and the actuator's totals listen. On a route
+ * of several policies each policy reports its own decisions; a request one policy
+ * refused is reported by that policy alone, the policies decided before it (which give
+ * back what they took) reporting nothing of it, so that what a policy reports as allowed
+ * went on. Called on the request path: implementations must be fast, allocation-free where
  * they can be, and never throw.
  */
 @FunctionalInterface

@@ -14,8 +14,10 @@ import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketStores;
-import dev.ratelimit.web.RequestJudge.Lookups;
-import dev.ratelimit.web.RequestJudge.RouteSettings;
+import dev.ratelimit.support.MonotonicClock;
+import dev.ratelimit.web.PolicyJudge.Lookups;
+import dev.ratelimit.web.PolicyJudge.RouteSettings;
+import dev.ratelimit.web.PolicyJudge.TierOnRoute;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatusCode;
@@ -50,6 +52,8 @@ public final class RequestJudges {
 
 	private final @Nullable ResponseCostResolver responseCostResolver;
 
+	private final MonotonicClock clock;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -73,6 +77,19 @@ public final class RequestJudges {
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
 			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
 			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver) {
+		this(policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver, costResolver,
+				messages, held, responseCostResolver, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * Judges whose settlements tell the stores how long ago a request was decided on
+	 * {@code clock}, the clock the in-memory store decides by, so that what is given back
+	 * comes off where it was counted.
+	 */
+	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver, MonotonicClock clock) {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
@@ -84,6 +101,7 @@ public final class RequestJudges {
 		this.costResolver = costResolver;
 		this.held = held;
 		this.responseCostResolver = responseCostResolver;
+		this.clock = clock;
 	}
 
 	/**
@@ -127,11 +145,43 @@ public final class RequestJudges {
 	 */
 	public RequestJudge forRoute(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
 			@Nullable KeyResolverBeans keyResolverBeans) {
+		return forRoute(policies, List.of(policy), routeId, keyResolverBeans);
+	}
+
+	/**
+	 * The judge of several policies judging one route's requests together, all or
+	 * nothing, for a filter, built from one snapshot of the policies: never a mix of two
+	 * reloads.
+	 * @param policies the policies {@code routePolicies} are of
+	 * @param routePolicies the route's policies, in the order it names them: each once,
+	 * at least one
+	 * @param routeId the route's id
+	 * @param keyResolverBeans the gateway's {@code KeyResolver} beans; {@code null}
+	 * without the gateway, where no policy may be keyed by one
+	 * @throws InvalidRateLimitConfigurationException when a policy's store is not
+	 * available, its headers could not describe a tier, or the policies cannot be judged
+	 * together ({@link PolicyCombination})
+	 */
+	public RequestJudge forRoute(RateLimitPolicies policies, List<RateLimitPolicy> routePolicies, String routeId,
+			@Nullable KeyResolverBeans keyResolverBeans) {
+		List<ConfigurationProblem> problems = PolicyCombination.problems(this.headerStyle, routePolicies,
+				"route '" + routeId + "' policies", ids(routePolicies));
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
 		TierLookup tiers = (this.tierResolver != null) ? TierLookup.of(this.tierResolver)
 				: TierLookup.of(policies.tierSource());
-		Lookups lookups = new Lookups(tiers, costs(policy), KeyLookup.of(policy.key(), routeId, keyResolverBeans,
-				new ClientAddressResolver(policies.trustedProxies()), policy.onMissingKey()));
-		return judge(policies, policy, routeId, lookups);
+		ClientAddressResolver addresses = new ClientAddressResolver(policies.trustedProxies());
+		List<PolicyJudge> judges = new ArrayList<>(routePolicies.size());
+		int tierOrdinal = 0;
+		for (RateLimitPolicy policy : routePolicies) {
+			Lookups lookups = new Lookups(costs(policy),
+					KeyLookup.of(policy.key(), routeId, keyResolverBeans, addresses, policy.onMissingKey()));
+			judges.add(policyJudge(policy, routeId, lookups, tierOrdinal));
+			tierOrdinal += policy.tiers().size();
+		}
+		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), tiers, judges,
+				this.headerStyle, this.rejectionHandler, this.held);
 	}
 
 	/**
@@ -143,7 +193,8 @@ public final class RequestJudges {
 	 * limits requests in flight ({@link #judgesKeys})
 	 */
 	public RequestJudge forKeys(RateLimitPolicies policies, RateLimitPolicy policy, String routeId) {
-		return judge(policies, policy, routeId, null);
+		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), null,
+				List.of(policyJudge(policy, routeId, null, 0)), this.headerStyle, this.rejectionHandler, this.held);
 	}
 
 	/**
@@ -164,15 +215,34 @@ public final class RequestJudges {
 		return true;
 	}
 
-	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
-			@Nullable Lookups lookups) {
+	/**
+	 * One policy of a route's judge.
+	 * @param lookups how the route reads a request's cost and key, {@code null} for a
+	 * {@code RateLimiter} bean's judge
+	 * @param tierOrdinal the place of the policy's first tier among every tier of the
+	 * route's policies
+	 */
+	private PolicyJudge policyJudge(RateLimitPolicy policy, String routeId, @Nullable Lookups lookups,
+			int tierOrdinal) {
 		BucketDecider store = this.stores.decider(policy);
-		Map<String, JudgedTier> tiers = tiers(policy);
-		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
-				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
+		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
+				(this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), missingKeyDetail(policy), policy.afterResponse());
-		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver);
+		Map<String, TierOnRoute> tiers = new HashMap<>();
+		int ordinal = tierOrdinal;
+		for (Map.Entry<String, JudgedTier> tier : tiers(policy).entrySet()) {
+			tiers.put(tier.getKey(),
+					new TierOnRoute(tier.getValue(),
+							this.listeners.forRouteTier(policy.id(), tier.getKey(), routeId, store.name()),
+							SettlementPlan.of(policy.id(), policy.afterResponse(), tier.getValue().tier(),
+									this.responseCostResolver),
+							ordinal++));
+		}
+		return new PolicyJudge(route, store, tiers, policy.defaultTier().name(), lookups, this.clock);
+	}
+
+	private static List<String> ids(List<RateLimitPolicy> policies) {
+		return policies.stream().map(RateLimitPolicy::id).toList();
 	}
 
 	/**
