@@ -101,8 +101,10 @@ final class PolicyOverview {
 		for (RateLimitWebFilter.Route route : this.webRoutes) {
 			List<String> paths = route.paths().stream().map(PathPattern::getPatternString).toList();
 			List<String> methods = route.methods().stream().map(HttpMethod::name).sorted().toList();
-			routes.add(new RouteDescriptor(route.id(), route.policy().id(), WEB_ROUTES,
-					keyOf(inForce, route.policy().id()), paths, methods));
+			for (RateLimitPolicy policy : route.policies()) {
+				routes.add(new RouteDescriptor(route.id(), policy.id(), WEB_ROUTES, keyOf(inForce, policy.id()), paths,
+						methods));
+			}
 		}
 		return routes;
 	}

@@ -137,7 +137,8 @@ final class EnvironmentChangeReload implements ApplicationListener<EnvironmentCh
 		RateLimitWebFilter webFilter = this.webFilter.getIfAvailable();
 		if (webFilter != null) {
 			// The web routes are read once, at start-up: they are the routes in force.
-			problems.addAll(new WebRouteFactory(next, this.gateway != null).reloadProblems(webFilter.routes()));
+			problems.addAll(new WebRouteFactory(next, this.gateway != null, bound.properties().getHeaders())
+				.reloadProblems(webFilter.routes()));
 		}
 		if (!problems.isEmpty()) {
 			throw new InvalidRateLimitConfigurationException(problems);

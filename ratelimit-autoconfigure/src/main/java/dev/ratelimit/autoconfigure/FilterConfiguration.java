@@ -43,9 +43,10 @@ class FilterConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitRouteValidator rateLimitRouteValidator(LivePolicies policies, BucketStores stores,
-			ObjectProvider<GatewayProperties> gatewayProperties, ListableBeanFactory beanFactory) {
+			ObjectProvider<GatewayProperties> gatewayProperties, ListableBeanFactory beanFactory,
+			RateLimitProperties properties) {
 		return new RateLimitRouteValidator(policies.get(), stores, gatewayProperties.getIfAvailable(),
-				Set.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false)));
+				Set.of(beanFactory.getBeanNamesForType(RateLimiter.class, true, false)), properties.getHeaders());
 	}
 
 }

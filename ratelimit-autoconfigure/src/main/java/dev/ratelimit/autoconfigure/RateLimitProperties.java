@@ -908,7 +908,7 @@ public class RateLimitProperties {
 	}
 
 	/**
-	 * One route of a plain WebFlux application and the policy that limits it.
+	 * One route of a plain WebFlux application and the policies that limit it.
 	 */
 	public static class WebRoute {
 
@@ -932,7 +932,8 @@ public class RateLimitProperties {
 		private List<String> methods = new ArrayList<>();
 
 		/**
-		 * Id of the policy under 'ratelimit.policies' that limits the route.
+		 * Id of the policy under 'ratelimit.policies' that limits the route. Several ids,
+		 * separated by commas, are judged together, as 'policies' lists them.
 		 */
 		private String policy;
 
@@ -966,6 +967,21 @@ public class RateLimitProperties {
 
 		public void setPolicy(String policy) {
 			this.policy = policy;
+		}
+
+		/**
+		 * Ids of the policies under 'ratelimit.policies' that limit the route together,
+		 * all or nothing, decided in this order: a request one refuses takes nothing from
+		 * the others. Instead of 'policy'.
+		 */
+		private List<String> policies = new ArrayList<>();
+
+		public List<String> getPolicies() {
+			return this.policies;
+		}
+
+		public void setPolicies(List<String> policies) {
+			this.policies = policies;
 		}
 
 	}

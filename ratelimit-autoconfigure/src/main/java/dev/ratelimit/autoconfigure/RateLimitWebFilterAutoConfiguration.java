@@ -41,7 +41,7 @@ public final class RateLimitWebFilterAutoConfiguration {
 				beanFactory.getBeanClassLoader());
 		// Without the gateway no route's policy may be keyed by a KeyResolver bean.
 		return new RateLimitWebFilter(judges,
-				new WebRouteFactory(policies, gatewayPresent).create(configured(properties)),
+				new WebRouteFactory(policies, gatewayPresent, properties.getHeaders()).create(configured(properties)),
 				gatewayPresent ? new GatewayKeyResolverBeans(beanFactory) : null, properties.getWeb().getOrder());
 	}
 
@@ -50,7 +50,7 @@ public final class RateLimitWebFilterAutoConfiguration {
 			.getRoutes()
 			.stream()
 			.map((route) -> new WebRouteFactory.Configured(route.getId(), route.getPaths(), route.getMethods(),
-					route.getPolicy()))
+					route.getPolicy(), route.getPolicies()))
 			.toList();
 	}
 

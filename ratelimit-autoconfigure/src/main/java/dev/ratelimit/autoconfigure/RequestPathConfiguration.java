@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.policy.ConfigurationChecks;
 import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.CostResolver;
 import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.RateLimitListener;
@@ -49,12 +50,13 @@ class RequestPathConfiguration {
 			ObjectProvider<RateLimitListener> listeners, RateLimitProperties properties,
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
 			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource,
-			HeldRequests heldRequests, ObjectProvider<ResponseCostResolver> responseCostResolver) {
+			HeldRequests heldRequests, ObjectProvider<ResponseCostResolver> responseCostResolver,
+			MonotonicClock clock) {
 		return new RequestJudges(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
 				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
 				costResolver.getIfUnique(),
 				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()),
-				heldRequests, responseCostResolver.getIfUnique());
+				heldRequests, responseCostResolver.getIfUnique(), clock);
 	}
 
 }

@@ -1,9 +1,11 @@
 package dev.ratelimit.gateway;
 
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.ratelimit.policy.NamedPolicies;
 import dev.ratelimit.web.RateLimitedRoutes;
 import org.jspecify.annotations.Nullable;
 
@@ -11,8 +13,8 @@ import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.support.NameUtils;
 
 /**
- * Which policy a route's filter definition names, as written in the gateway's
- * properties: a {@code RateLimit} filter's {@code policy}, or a
+ * Which policies a route's filter definition names, as written in the gateway's
+ * properties: a {@code RateLimit} filter's {@code policies}, or a
  * {@code RequestRateLimiter} filter's {@code rate-limiter} bean reference.
  */
 public final class FilterDefinitions {
@@ -27,21 +29,46 @@ public final class FilterDefinitions {
 	 */
 	private static final Pattern BEAN_REFERENCE = Pattern.compile("#\\{\\s*@'?([^'}]+?)'?\\s*}");
 
+	/**
+	 * An argument of a {@code RateLimit} filter: a shortcut's, {@code policy},
+	 * {@code policies} or one element of its list, as the gateway's properties bind a
+	 * YAML list into the arguments ({@code policies.0}) or a definition names it
+	 * ({@code policies[0]}).
+	 */
+	private static final Pattern POLICY_ARGUMENT = Pattern
+		.compile(Pattern.quote(NameUtils.GENERATED_NAME_PREFIX) + "\\d+|" + RateLimitGatewayFilterFactory.POLICY_KEY
+				+ "|" + RateLimitGatewayFilterFactory.POLICIES_KEY + "(\\.\\d+|\\[\\d+])?");
+
 	private FilterDefinitions() {
 	}
 
 	/**
-	 * The policy id a {@code RateLimit} filter definition names, or {@code null} when it
-	 * is another filter or names no policy. Accepts the shortcut
-	 * ({@code RateLimit=orders}) and the long form ({@code args: { policy: orders }}).
+	 * The policy ids a {@code RateLimit} filter definition names, in order, or
+	 * {@code null} when it is another filter: as the filter gathers them, every
+	 * argument's value, each split at its commas. Accepts the shortcut
+	 * ({@code RateLimit=orders}, {@code RateLimit=per-ip,global}) and the long form
+	 * ({@code args: { policies: [per-ip, global] }}, {@code args: { policy: orders }}).
 	 */
-	public static @Nullable String rateLimitPolicy(FilterDefinition definition) {
+	public static @Nullable List<String> rateLimitPolicies(FilterDefinition definition) {
 		if (!RateLimitGatewayFilterFactory.NAME.equals(definition.getName())) {
 			return null;
 		}
-		Map<String, String> args = definition.getArgs();
-		String policy = args.get(RateLimitGatewayFilterFactory.POLICY_KEY);
-		return (policy != null) ? policy : args.get(NameUtils.generateName(0));
+		return NamedPolicies.ids(new ArrayList<>(definition.getArgs().values()));
+	}
+
+	/**
+	 * The arguments of a {@code RateLimit} filter definition that name no policies:
+	 * every argument is read as policy ids, so another one (a misspelt {@code policy})
+	 * would name a policy by its value.
+	 */
+	static List<String> otherArguments(FilterDefinition definition) {
+		List<String> others = new ArrayList<>();
+		for (String name : definition.getArgs().keySet()) {
+			if (!POLICY_ARGUMENT.matcher(name).matches()) {
+				others.add(name);
+			}
+		}
+		return others;
 	}
 
 	/**

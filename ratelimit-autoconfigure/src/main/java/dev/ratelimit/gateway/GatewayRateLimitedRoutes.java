@@ -18,7 +18,8 @@ import org.springframework.cloud.gateway.route.RouteDefinitionLocator;
 import org.springframework.cloud.gateway.route.RouteLocator;
 
 /**
- * Which gateway routes name each policy in a {@code RateLimit} filter (or its
+ * Which gateway routes name each policy in a {@code RateLimit} filter, alone or among
+ * the route's policies (or its
  * {@code <policy>RateLimiter} bean in a {@code RequestRateLimiter} filter), read from the
  * route definitions as they stand (routes may be added at runtime), and from the built
  * routes for routes built in Java with {@link RateLimitFilters}, which have no
@@ -52,8 +53,9 @@ public final class GatewayRateLimitedRoutes implements RateLimitedRoutes {
 	}
 
 	/**
-	 * Every route that applies a policy, once per filter that applies it, in the order
-	 * of the route definitions, then of the routes built in Java.
+	 * Every route that applies a policy, once per filter that applies it (a route whose
+	 * filter names several policies once per policy), in the order of the route
+	 * definitions, then of the routes built in Java.
 	 */
 	@Override
 	public Mono<List<RateLimitedRoute>> routes() {
@@ -67,8 +69,7 @@ public final class GatewayRateLimitedRoutes implements RateLimitedRoutes {
 	private static LinkedHashMap<String, RateLimitedRoute> addJavaRoute(LinkedHashMap<String, RateLimitedRoute> found,
 			Route route) {
 		for (GatewayFilter filter : route.getFilters()) {
-			String policy = RateLimitFilters.policyId(filter);
-			if (policy != null) {
+			for (String policy : RateLimitFilters.policyIds(filter)) {
 				add(found, new RateLimitedRoute(route.getId(), policy, RateLimitGatewayFilterFactory.NAME, null));
 			}
 		}
@@ -86,11 +87,11 @@ public final class GatewayRateLimitedRoutes implements RateLimitedRoutes {
 
 	private void addFilters(Map<String, RateLimitedRoute> found, String routeId, List<FilterDefinition> filters) {
 		for (FilterDefinition filter : filters) {
-			String policy = FilterDefinitions.rateLimitPolicy(filter);
-			if (policy != null) {
-				add(found, new RateLimitedRoute(routeId, policy, RateLimitGatewayFilterFactory.NAME, null));
+			List<String> policies = FilterDefinitions.rateLimitPolicies(filter);
+			for (String named : (policies != null) ? policies : List.<String>of()) {
+				add(found, new RateLimitedRoute(routeId, named, RateLimitGatewayFilterFactory.NAME, null));
 			}
-			policy = FilterDefinitions.rateLimiterPolicy(filter);
+			String policy = FilterDefinitions.rateLimiterPolicy(filter);
 			if (policy != null) {
 				add(found, new RateLimitedRoute(routeId, policy, FilterDefinitions.REQUEST_RATE_LIMITER, keyResolver(filter)));
 			}

@@ -23,8 +23,13 @@ public class PassThroughRateLimitGatewayFilterFactory
 	}
 
 	@Override
+	public ShortcutType shortcutType() {
+		return ShortcutType.GATHER_LIST;
+	}
+
+	@Override
 	public List<String> shortcutFieldOrder() {
-		return List.of(RateLimitGatewayFilterFactory.POLICY_KEY);
+		return List.of(RateLimitGatewayFilterFactory.POLICIES_KEY);
 	}
 
 	@Override

@@ -1,11 +1,12 @@
 package dev.ratelimit.gateway;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.NamedPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
-import dev.ratelimit.policy.UnknownPolicy;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -21,12 +22,16 @@ import org.springframework.web.server.ServerWebExchange;
  * The {@code RateLimit} filter for routes built in Java with
  * {@code RouteLocatorBuilder}:
  * {@code .filters(f -> f.filter(rateLimitFilters.policy("orders")))} limits a route as
- * {@code - RateLimit=orders} does in YAML.
+ * {@code - RateLimit=orders} does in YAML, and
+ * {@code rateLimitFilters.policies("per-ip", "global")} as
+ * {@code - RateLimit=per-ip,global}, the policies judged together. A route takes one
+ * such filter: two would judge a request one after the other, each on its own.
  * <p>
- * The policy and its store are checked when the route is built, so a route naming an
- * unknown policy fails the start-up. The route's id, which a Java route's filters are
- * not told, is read from the first request the route serves; from then on the route
- * is served by the same filter a YAML route gets.
+ * The policies and their stores are checked when the filter is made, so a route naming
+ * an unknown policy, or policies that cannot be judged together, fails the start-up. The
+ * route's id, which a Java route's filters are not told, is read from the first request
+ * the route serves; from then on the route is served by the same filter a YAML route
+ * gets.
  */
 public final class RateLimitFilters {
 
@@ -52,28 +57,43 @@ public final class RateLimitFilters {
 	 * its store is not available
 	 */
 	public GatewayFilter policy(String policyId) {
-		if (this.policies != null) {
-			UnknownPolicy.require(this.policies, policyId, "Java route filter RateLimitFilters.policy(...)");
-		}
-		return new PolicyFilter(policyId, this.factory);
+		return filter(List.of(policyId), "Java route filter RateLimitFilters.policy(...)");
 	}
 
 	/**
-	 * The policy of a filter {@link #policy(String)} made, as it stands in a built
-	 * route (perhaps wrapped with an order), or {@code null} for any other filter.
+	 * The filter limiting a route by several policies of {@code ratelimit.policies},
+	 * judged together, all or nothing, decided in this order.
+	 * @throws InvalidRateLimitConfigurationException when none is named, one is named
+	 * twice or is no policy, a store is not available, or the policies cannot be judged
+	 * together
 	 */
-	public static String policyId(GatewayFilter filter) {
-		GatewayFilter unwrapped = (filter instanceof OrderedGatewayFilter ordered) ? ordered.getDelegate() : filter;
-		return (unwrapped instanceof PolicyFilter policyFilter) ? policyFilter.policyId : null;
+	public GatewayFilter policies(String... policyIds) {
+		return filter(List.of(policyIds), "Java route filter RateLimitFilters.policies(...)");
+	}
+
+	private GatewayFilter filter(List<String> policyIds, String where) {
+		if (this.policies != null) {
+			NamedPolicies.require(this.policies, policyIds, where);
+		}
+		return new PolicyFilter(policyIds, this.factory);
 	}
 
 	/**
-	 * One policy's filter, shared by every route it was added to: each route gets its
+	 * The policies of a filter {@link #policies(String...)} made, as it stands in a
+	 * built route (perhaps wrapped with an order), in order; none for any other filter.
+	 */
+	public static List<String> policyIds(GatewayFilter filter) {
+		GatewayFilter unwrapped = (filter instanceof OrderedGatewayFilter ordered) ? ordered.getDelegate() : filter;
+		return (unwrapped instanceof PolicyFilter policyFilter) ? policyFilter.policyIds : List.of();
+	}
+
+	/**
+	 * One filter of policies, shared by every route it was added to: each route gets its
 	 * own {@code RateLimit} filter, built on the route's first request.
 	 */
 	private static final class PolicyFilter implements GatewayFilter {
 
-		private final String policyId;
+		private final List<String> policyIds;
 
 		private final GatewayFilterFactory<RateLimitGatewayFilterFactory.Config> factory;
 
@@ -85,24 +105,24 @@ public final class RateLimitFilters {
 
 		private final Map<String, GatewayFilter> byRouteId = new ConcurrentHashMap<>();
 
-		PolicyFilter(String policyId, GatewayFilterFactory<RateLimitGatewayFilterFactory.Config> factory) {
-			this.policyId = policyId;
+		PolicyFilter(List<String> policyIds, GatewayFilterFactory<RateLimitGatewayFilterFactory.Config> factory) {
+			this.policyIds = policyIds;
 			this.factory = factory;
-			this.unrouted = factory.apply((config) -> config.setPolicy(policyId));
+			this.unrouted = factory.apply((config) -> config.setPolicies(policyIds));
 		}
 
 		@Override
 		public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 			Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
 			GatewayFilter filter = (route != null) ? this.byRouteId.computeIfAbsent(route.getId(),
-					(routeId) -> this.factory.apply(routeId, (config) -> config.setPolicy(this.policyId)))
+					(routeId) -> this.factory.apply(routeId, (config) -> config.setPolicies(this.policyIds)))
 					: this.unrouted;
 			return filter.filter(exchange, chain);
 		}
 
 		@Override
 		public String toString() {
-			return "RateLimit[policy=" + this.policyId + "]";
+			return "RateLimit[policies=" + String.join(",", this.policyIds) + "]";
 		}
 
 	}

@@ -10,8 +10,8 @@ import org.springframework.web.server.ServerWebExchange;
 import static org.springframework.cloud.gateway.support.GatewayToStringStyler.filterToStringCreator;
 
 /**
- * The RateLimit filter of one route: its {@link RequestJudge}, in the gateway's filter
- * chain.
+ * The RateLimit filter of one route: its {@link RequestJudge} of the route's policies, in
+ * the gateway's filter chain.
  */
 final class RateLimitGatewayFilter implements GatewayFilter {
 
@@ -28,9 +28,8 @@ final class RateLimitGatewayFilter implements GatewayFilter {
 
 	@Override
 	public String toString() {
-		return filterToStringCreator(this).append("policy", this.judge.policyId())
-			.append("store", this.judge.storeName())
-			.append("shadow", this.judge.shadow())
+		return filterToStringCreator(this).append("policies", this.judge.policyIds())
+			.append("stores", this.judge.storeNames())
 			.toString();
 	}
 

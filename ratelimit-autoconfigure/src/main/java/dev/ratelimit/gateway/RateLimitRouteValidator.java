@@ -7,10 +7,12 @@ import java.util.TreeSet;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.NamedPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.web.HeaderStyle;
+import dev.ratelimit.web.PolicyCombination;
 import dev.ratelimit.web.RequestJudges;
 import org.jspecify.annotations.Nullable;
 
@@ -21,16 +23,17 @@ import org.springframework.cloud.gateway.route.RouteDefinition;
 
 /**
  * Checks at start-up what the gateway would otherwise only discover when it builds its
- * routes, lazily and perhaps only logging: that every policy's store is available and
- * that every {@code RateLimit} filter in the configured routes and default filters
- * names a defined policy. A live reload asks it the same of the new policies, against
+ * routes, lazily and perhaps only logging: that every policy's store is available, that
+ * every {@code RateLimit} filter in the configured routes and default filters names
+ * defined policies, each once, that can be judged together, and that no route has two
+ * {@code RateLimit} filters. A live reload asks it the same of the new policies, against
  * the routes configured then, before putting them in force.
  */
 public class RateLimitRouteValidator implements InitializingBean {
 
-	private static final String ROUTES = GatewayProperties.PREFIX + ".routes";
+	static final String ROUTES = GatewayProperties.PREFIX + ".routes";
 
-	private static final String DEFAULT_FILTERS = GatewayProperties.PREFIX + ".default-filters";
+	static final String DEFAULT_FILTERS = GatewayProperties.PREFIX + ".default-filters";
 
 	private final RateLimitPolicies policies;
 
@@ -40,6 +43,8 @@ public class RateLimitRouteValidator implements InitializingBean {
 
 	private final Set<String> rateLimiterBeanNames;
 
+	private final HeaderStyle headerStyle;
+
 	/**
 	 * @param policies the validated policies
 	 * @param stores the available stores
@@ -47,13 +52,16 @@ public class RateLimitRouteValidator implements InitializingBean {
 	 * there are none
 	 * @param rateLimiterBeanNames the names of the application's {@code RateLimiter}
 	 * beans, ours ({@code <policy>RateLimiter}) and its own
+	 * @param headerStyle the rate limit headers responses carry, which the policies one
+	 * filter names must be able to describe together
 	 */
 	public RateLimitRouteValidator(RateLimitPolicies policies, BucketStores stores,
-			@Nullable GatewayProperties gatewayProperties, Set<String> rateLimiterBeanNames) {
+			@Nullable GatewayProperties gatewayProperties, Set<String> rateLimiterBeanNames, HeaderStyle headerStyle) {
 		this.policies = policies;
 		this.stores = stores;
 		this.gatewayProperties = gatewayProperties;
 		this.rateLimiterBeanNames = Set.copyOf(rateLimiterBeanNames);
+		this.headerStyle = headerStyle;
 	}
 
 	@Override
@@ -71,9 +79,10 @@ public class RateLimitRouteValidator implements InitializingBean {
 	/**
 	 * What would be wrong with {@code policies} in force: a policy whose store is not
 	 * available, a {@code RateLimit} filter of {@code gatewayProperties} naming no
-	 * defined policy, a {@code RequestRateLimiter} filter naming no {@code RateLimiter}
-	 * bean (which Spring would otherwise report only as a bean missing for "a
-	 * component", once the gateway builds its routes).
+	 * defined policy or policies that cannot be judged together, a
+	 * {@code RequestRateLimiter} filter naming no {@code RateLimiter} bean (which Spring
+	 * would otherwise report only as a bean missing for "a component", once the gateway
+	 * builds its routes).
 	 * @param gatewayProperties the gateway's configured routes, or {@code null} when
 	 * there are none
 	 */
@@ -83,8 +92,40 @@ public class RateLimitRouteValidator implements InitializingBean {
 		if (gatewayProperties != null) {
 			problems.addAll(filterProblems(policies.byId().keySet(), gatewayProperties, this.rateLimiterBeanNames));
 			problems.addAll(settlingRateLimiterProblems(policies, gatewayProperties));
+			problems.addAll(combinationProblems(policies, gatewayProperties));
 		}
 		return problems;
+	}
+
+	/**
+	 * A {@code RateLimit} filter naming defined policies that cannot be judged together
+	 * ({@link PolicyCombination}).
+	 */
+	private List<ConfigurationProblem> combinationProblems(RateLimitPolicies policies,
+			GatewayProperties gatewayProperties) {
+		List<ConfigurationProblem> problems = new ArrayList<>();
+		combinations(policies, DEFAULT_FILTERS, gatewayProperties.getDefaultFilters(), problems);
+		List<RouteDefinition> routes = gatewayProperties.getRoutes();
+		for (int i = 0; i < routes.size(); i++) {
+			if (routes.get(i).isEnabled()) {
+				combinations(policies, ROUTES + "[" + i + "].filters", routes.get(i).getFilters(), problems);
+			}
+		}
+		return problems;
+	}
+
+	private void combinations(RateLimitPolicies policies, String path, List<FilterDefinition> filters,
+			List<ConfigurationProblem> problems) {
+		for (int i = 0; i < filters.size(); i++) {
+			List<String> ids = FilterDefinitions.rateLimitPolicies(filters.get(i));
+			if (ids == null || ids.size() < 2
+					|| !NamedPolicies.problems(path, null, ids, policies.byId().keySet()).isEmpty()) {
+				continue;
+			}
+			List<RateLimitPolicy> named = ids.stream().map(policies::policy).toList();
+			problems.addAll(PolicyCombination.problems(this.headerStyle, named, path + "[" + i + "]",
+					display(filters.get(i), ids)));
+		}
 	}
 
 	/**
@@ -151,6 +192,7 @@ public class RateLimitRouteValidator implements InitializingBean {
 						rateLimiterBeanNames, problems);
 			}
 		}
+		problems.addAll(SeveralRateLimitFilters.problems(gatewayProperties));
 		return problems;
 	}
 
@@ -210,18 +252,25 @@ public class RateLimitRouteValidator implements InitializingBean {
 			List<ConfigurationProblem> problems) {
 		for (int i = 0; i < filters.size(); i++) {
 			FilterDefinition filter = filters.get(i);
-			if (!RateLimitGatewayFilterFactory.NAME.equals(filter.getName())) {
+			List<String> ids = FilterDefinitions.rateLimitPolicies(filter);
+			if (ids == null) {
 				continue;
 			}
-			String policyId = FilterDefinitions.rateLimitPolicy(filter);
-			if (policyId == null || !policyIds.contains(policyId)) {
-				problems.add(UnknownPolicy.problem(path + "[" + i + "]", display(filter, policyId), policyIds));
+			String where = path + "[" + i + "]";
+			problems.addAll(NamedPolicies.problems(where, display(filter, ids), ids, policyIds));
+			for (String argument : FilterDefinitions.otherArguments(filter)) {
+				problems.add(new ConfigurationProblem(where + ".args." + argument,
+						ConfigurationProblem.quoted(filter.getArgs().get(argument)),
+						"must not be set: the " + RateLimitGatewayFilterFactory.NAME + " filter takes only "
+								+ RateLimitGatewayFilterFactory.POLICIES_KEY + " (or "
+								+ RateLimitGatewayFilterFactory.POLICY_KEY
+								+ " for one), and reads every argument as policy ids"));
 			}
 		}
 	}
 
-	private static String display(FilterDefinition filter, @Nullable String policyId) {
-		return filter.getName() + "=" + ((policyId != null) ? policyId : "");
+	static String display(FilterDefinition filter, List<String> policyIds) {
+		return filter.getName() + "=" + String.join(",", policyIds);
 	}
 
 }

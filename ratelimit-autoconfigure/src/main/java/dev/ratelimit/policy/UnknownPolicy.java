@@ -37,4 +37,16 @@ public final class UnknownPolicy {
 				+ (policyIds.isEmpty() ? "none" : new TreeSet<>(policyIds)) + ")");
 	}
 
+	/**
+	 * The problem of {@code where} naming, among several policies, {@code unknown}, which
+	 * is none of {@code policyIds}.
+	 * @param value what {@code where} says, as the problem shows it
+	 */
+	public static ConfigurationProblem problem(String where, @Nullable Object value, String unknown,
+			Set<String> policyIds) {
+		return new ConfigurationProblem(where, value, "must name policies defined under ratelimit.policies, but '"
+				+ unknown + "' is none of them (defined: " + (policyIds.isEmpty() ? "none" : new TreeSet<>(policyIds))
+				+ ")");
+	}
+
 }

@@ -11,7 +11,8 @@ import reactor.core.publisher.MonoSink;
  * A store's decision its request awaits, which a cancel does not cut short: the store
  * may already have applied it, so its answer is always taken, by the request when it
  * still awaits it, else by whoever gives back what it took. Whichever of the answer
- * and the cancel comes first decides, once.
+ * and the cancel comes first decides, once: a cancel after the answer is the
+ * request's own, to settle as it settles what it went on with.
  */
 final class AwaitedDecision implements Consumer<Verdict> {
 
@@ -35,11 +36,16 @@ final class AwaitedDecision implements Consumer<Verdict> {
 	/**
 	 * @param decision the store's decision, which never fails
 	 * @param abandoned takes the answer of a decision its request no longer awaits
+	 * @param cancelled runs when the request is cancelled before the answer came
 	 */
-	static Mono<Verdict> of(Mono<Verdict> decision, Consumer<Verdict> abandoned) {
+	static Mono<Verdict> of(Mono<Verdict> decision, Consumer<Verdict> abandoned, Runnable cancelled) {
 		return Mono.create((sink) -> {
 			AwaitedDecision awaited = new AwaitedDecision(sink, abandoned);
-			sink.onCancel(() -> awaited.state.compareAndSet(AWAITED, ABANDONED));
+			sink.onCancel(() -> {
+				if (awaited.state.compareAndSet(AWAITED, ABANDONED)) {
+					cancelled.run();
+				}
+			});
 			decision.contextWrite(sink.contextView()).subscribe(awaited);
 		});
 	}

@@ -6,11 +6,9 @@ import java.util.Map;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.JsonPointer;
 import dev.ratelimit.policy.ResponseCostSource;
-import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
-import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
-import dev.ratelimit.web.RequestJudge.TierOnRoute;
+import dev.ratelimit.web.PolicyJudge.TierOnRoute;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -38,6 +36,10 @@ import org.springframework.web.server.ServerWebExchange;
  * <li>When the exchange ends, the slots of its in-flight limits are given back, with
  * the body's cost in the same call.</li>
  * </ul>
+ * On a route of several policies each admitted policy whose tier has a plan settles its
+ * own share, its settlement wrapped around the next policy's, and the headers written
+ * again before the commit describe every policy.
+ * <p>
  * A response that never comes (the client went away first) charges no counted status,
  * and the estimate stands for its cost. A missing, malformed or negative cost never
  * breaks the response: the estimate stands, the listeners are told why, and a
@@ -50,11 +52,11 @@ final class ExchangeSettlement {
 
 	private final RouteSettler settler;
 
+	private final PolicyJudgement judgement;
+
 	private final TierOnRoute tier;
 
 	private final SettlementPlan plan;
-
-	private final BucketId bucket;
 
 	/**
 	 * What the request was judged to cost: the estimate a reported cost replaces, the
@@ -62,7 +64,7 @@ final class ExchangeSettlement {
 	 */
 	private final long cost;
 
-	private final boolean fallback;
+	private final SettledHeaders headersAfter;
 
 	private final long admittedAt;
 
@@ -73,18 +75,22 @@ final class ExchangeSettlement {
 	private boolean ended;
 
 	/**
+	 * @param judgement the admitted request's judgement under one policy, whose tier has
+	 * a plan
+	 * @param headersAfter writes the rate limit headers again once a settlement before
+	 * the commit has the store describe the bucket anew
 	 * @param heldNanos how long the request was held before it went on, {@code 0} when
 	 * it went at once
 	 */
-	ExchangeSettlement(RouteSettler settler, TierOnRoute tier, SettlementPlan plan, BucketId bucket, long cost,
-			Verdict verdict, long heldNanos, ServerHttpResponse response) {
-		this.settler = settler;
-		this.tier = tier;
-		this.plan = plan;
-		this.bucket = bucket;
-		this.cost = cost;
-		this.fallback = verdict.fallback();
-		this.admittedAt = MonotonicClock.SYSTEM.nanoTime() - heldNanos;
+	ExchangeSettlement(PolicyJudgement judgement, SettledHeaders headersAfter, long heldNanos,
+			ServerHttpResponse response) {
+		this.settler = judgement.policy().settler();
+		this.judgement = judgement;
+		this.tier = judgement.tier();
+		this.plan = judgement.tier().plan();
+		this.cost = judgement.cost();
+		this.headersAfter = headersAfter;
+		this.admittedAt = judgement.policy().clock().nanoTime() - heldNanos;
 		this.response = response;
 	}
 
@@ -117,11 +123,9 @@ final class ExchangeSettlement {
 		if (units == 0) {
 			return Mono.empty();
 		}
-		return this.settler.settle(this.bucket, this.tier, settlement(units, false)).doOnNext((verdict) -> {
-			if (verdict.limitCount() > 0) {
-				this.tier.judged().headers().write(headers, verdict);
-			}
-		}).then();
+		return this.settler.settle(this.judgement.bucket(), this.tier, settlement(units, false))
+			.doOnNext((verdict) -> this.headersAfter.write(headers, this.judgement, verdict))
+			.then();
 	}
 
 	/**
@@ -173,7 +177,7 @@ final class ExchangeSettlement {
 				return;
 			}
 		}
-		this.settler.settleLater(this.bucket, this.tier, settlement(units, false));
+		this.settler.settleLater(this.judgement.bucket(), this.tier, settlement(units, false));
 	}
 
 	private long bodyCost(BodyNumbers numbers) {
@@ -210,7 +214,7 @@ final class ExchangeSettlement {
 		}
 		Settlement settlement = settlement(units, this.plan.inFlight());
 		if (!settlement.empty()) {
-			this.settler.settleLater(this.bucket, this.tier, settlement);
+			this.settler.settleLater(this.judgement.bucket(), this.tier, settlement);
 		}
 	}
 
@@ -244,8 +248,8 @@ final class ExchangeSettlement {
 	}
 
 	private Settlement settlement(long units, boolean ended) {
-		return new Settlement(units, Math.max(0, MonotonicClock.SYSTEM.nanoTime() - this.admittedAt), ended,
-				this.fallback);
+		return new Settlement(units, Math.max(0, this.judgement.policy().clock().nanoTime() - this.admittedAt), ended,
+				this.judgement.verdict().fallback());
 	}
 
 	private HttpStatusCode status() {
@@ -305,6 +309,22 @@ final class ExchangeSettlement {
 
 	static String tagValue(BodyNumbers.Unreadable reason) {
 		return reason.name().toLowerCase().replace('_', '-');
+	}
+
+	/**
+	 * Writes a request's rate limit headers again once a settlement before the commit
+	 * has the store describe one of its policies' buckets anew, the other policies'
+	 * buckets as they were described.
+	 */
+	@FunctionalInterface
+	interface SettledHeaders {
+
+		/**
+		 * @param settled the judgement whose bucket was settled
+		 * @param verdict the bucket's limits after settling
+		 */
+		void write(HttpHeaders headers, PolicyJudgement settled, Verdict verdict);
+
 	}
 
 }

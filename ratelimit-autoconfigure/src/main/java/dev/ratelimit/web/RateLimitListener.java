@@ -5,8 +5,11 @@ package dev.ratelimit.web;
  * {@code RateLimiter} beans alike), of what settling an admitted request's exchange
  * changed (units charged or given back, a cost that could not be read, slots in flight
  * taken and given back), and of the penalty blocks breaches start; metrics and the
- * actuator's totals listen.
- * Called on the request path: implementations must be fast, allocation-free where
+ * actuator's totals listen. On a route of several policies each policy reports its own
+ * decisions; a request one policy refused is reported by that policy alone, the
+ * policies decided before it (which give back what they took) reporting nothing of it,
+ * so that what a policy reports as allowed went on. Called on the request path:
+ * implementations must be fast, allocation-free where
  * they can be, and never throw.
  */
 @FunctionalInterface

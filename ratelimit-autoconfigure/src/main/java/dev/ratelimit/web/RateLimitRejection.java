@@ -18,10 +18,12 @@ import org.springframework.http.HttpStatusCode;
  * @param retryAfterSeconds the seconds the client should wait, as written in
  * {@code Retry-After}; {@code 0} when the response has no {@code Retry-After} (no key,
  * invalid cost: waiting would not help)
- * @param violatedLimits the names of the limits that refused the request, as in
- * {@code RateLimit-Policy}; empty when none was consulted
- * @param policyId the id of the policy
- * @param tier the tier the request was judged under
+ * @param violatedLimits the names of the refusing policy's limits that refused the
+ * request, as in {@code RateLimit-Policy}; empty when none was consulted
+ * @param policyId the id of the policy that refused the request (on a route of several
+ * policies, the one that refused; for want of a place to hold it, the one holding it
+ * longest)
+ * @param tier the tier that policy judged the request under
  * @param routeId the id of the route: a gateway route's id, or a web route's
  */
 public record RateLimitRejection(Reason reason, HttpStatusCode status, String detail, long retryAfterSeconds,

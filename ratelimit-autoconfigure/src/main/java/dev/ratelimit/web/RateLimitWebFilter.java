@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.NamedPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.UnknownPolicy;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -21,9 +21,9 @@ import org.springframework.web.util.pattern.PathPattern;
 
 /**
  * Rate limiting for a plain Spring WebFlux application ({@code ratelimit.web.routes}):
- * the first route whose path patterns and methods match a request enforces its policy
- * on it through its {@link RequestJudge}, exactly as the gateway's {@code RateLimit}
- * filter would; a request no route matches passes untouched.
+ * the first route whose path patterns and methods match a request enforces its policies
+ * on it, judged together, through its {@link RequestJudge}, exactly as the gateway's
+ * {@code RateLimit} filter would; a request no route matches passes untouched.
  */
 public final class RateLimitWebFilter implements WebFilter, Ordered {
 
@@ -72,9 +72,9 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 	 * again from {@code policies}, then all are put in force at once. The routes
 	 * themselves ({@code ratelimit.web.*}) stay as they were.
 	 * @param policies the policies now in force, validated to define every route's
-	 * policy
+	 * policies
 	 * @throws InvalidRateLimitConfigurationException when a route's policy is not
-	 * defined, its store is not available or its headers could not describe a tier; the
+	 * defined, a store is not available or its headers could not describe a tier; the
 	 * judges in force then stay
 	 */
 	public void reload(RateLimitPolicies policies) {
@@ -85,10 +85,10 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 		Limited[] limited = new Limited[this.routes.size()];
 		for (int i = 0; i < limited.length; i++) {
 			Route route = this.routes.get(i);
-			RateLimitPolicy policy = UnknownPolicy.require(policies, route.policy().id(),
-					"web route '" + route.id() + "' policy");
+			List<RateLimitPolicy> named = NamedPolicies.require(policies,
+					route.policies().stream().map(RateLimitPolicy::id).toList(), "web route '" + route.id() + "' policies");
 			limited[i] = new Limited(route.paths().toArray(new PathPattern[0]), route.methods(),
-					this.judges.forRoute(policies, policy, route.id(), this.keyResolverBeans));
+					this.judges.forRoute(policies, named, route.id(), this.keyResolverBeans));
 		}
 		return limited;
 	}
@@ -118,14 +118,23 @@ public final class RateLimitWebFilter implements WebFilter, Ordered {
 	 * @param paths the path patterns, any of which a request's path (within the
 	 * application's context path) must match
 	 * @param methods the methods a request must have, or empty for any
-	 * @param policy the policy the route enforces, as validated at start-up; a live reload
-	 * puts the policy of the same id in force
+	 * @param policies the policies the route enforces together, in the order they are
+	 * decided, as validated at start-up; a live reload puts the policies of the same ids
+	 * in force
 	 */
-	public record Route(String id, List<PathPattern> paths, Set<HttpMethod> methods, RateLimitPolicy policy) {
+	public record Route(String id, List<PathPattern> paths, Set<HttpMethod> methods, List<RateLimitPolicy> policies) {
 
 		public Route {
 			paths = List.copyOf(paths);
 			methods = Set.copyOf(methods);
+			policies = List.copyOf(policies);
+		}
+
+		/**
+		 * A route enforcing one policy.
+		 */
+		public Route(String id, List<PathPattern> paths, Set<HttpMethod> methods, RateLimitPolicy policy) {
+			this(id, paths, methods, List.of(policy));
 		}
 
 	}

@@ -1,14 +1,10 @@
 package dev.ratelimit.web;
 
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import dev.ratelimit.algorithm.Verdict;
-import dev.ratelimit.policy.AfterResponse;
-import dev.ratelimit.store.BucketDecider;
-import dev.ratelimit.store.BucketId;
-import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
@@ -18,22 +14,31 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The request path: judges the requests of one route under one policy, for every entry
- * point (the gateway's {@code RateLimit} filter, a policy's {@code RateLimiter} bean,
- * the plain WebFlux filter). It reads top to bottom: whether the policy applies to the
- * request, the request's tier (and whether its client is exempt), cost and key, the
- * store's decision, then what is done with it: listeners told, rate limit headers
- * and {@code Retry-After} written, and the request forwarded, held then forwarded
- * (shaping), or rejected. A decision the exchange settles afterwards (a counted
- * response, a cost the response reports, a slot in flight) is settled by the one
- * {@link ExchangeSettlement} wrapped around {@link #forward}, through the same
- * {@link RouteSettler} that gives back what a held request that never went on took.
- * Under a policy's penalty box the store's decision is also its block's: refused at once
- * while blocked, a block started on a breach ({@link PenaltyVerdicts}).
+ * The request path: judges the requests of one route under the policies it names, for
+ * every entry point (the gateway's {@code RateLimit} filter, a policy's
+ * {@code RateLimiter} bean, the plain WebFlux filter). It reads top to bottom: the
+ * request's tier; the policies that apply to the request and do not exempt its client;
+ * under each of them in turn, its cost and key; each policy's decision in
+ * turn; then what is done with the request: listeners told, one set of rate limit
+ * headers and {@code Retry-After} written, and the request forwarded, held then
+ * forwarded (shaping), or rejected. What belongs to one policy alone is its
+ * {@link PolicyJudge}'s. A decision the exchange settles afterwards (a counted response,
+ * a cost the response reports, a slot in flight) is settled by an
+ * {@link ExchangeSettlement} per policy wrapped around {@link #forward}, through the
+ * policy's {@link RouteSettler}, which also gives back what a request that never went
+ * on took.
+ * <p>
+ * A route's policies judge a request together, all or nothing. Every policy's cost and
+ * key are looked up before any is decided, so that a request refused for them (no key,
+ * a cost a tier could never admit) takes nothing. The policies then decide in the
+ * order the route names them; the first to refuse ends the judgement: the policies
+ * after it are not asked, and what those before it took is given back exactly, through
+ * the store's settlement, before the refusal is answered. So no policy admits more than
+ * it would alone. A request several policies admit is held for the longest hold any
+ * asks, and every one settles its own share of the exchange.
  * <p>
  * Each step's answer is either known at once (read from the request, decided in this
  * node's memory) and the next step is called directly, or awaited, and the same next
@@ -43,102 +48,74 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class RequestJudge {
 
-	private static final ThrottledLog storeFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
-
 	private static final ThrottledLog lookupFailures = new ThrottledLog(LogFactory.getLog(RequestJudge.class));
 
-
 	/**
-	 * Stand for an awaited key that is missing or whose lookup failed; recognised by
-	 * identity, never a request's key.
+	 * Stands for an awaited tier that is missing: the default tier; recognised by
+	 * identity, never a tier's name.
 	 */
-	private static final String NO_KEY = new String("no key");
+	private static final String DEFAULT_TIER = new String("default tier");
 
-	private static final String KEY_LOOKUP_FAILED = new String("key lookup failed");
+	private final String routeId;
 
-	private final RouteSettings route;
-
-	private final BucketDecider store;
-
-	/**
-	 * The store's name, read once: listeners are told it with every decision.
-	 */
-	private final String storeName;
+	private final String apiKeyHeader;
 
 	private final Map<String, String> tiersByApiKey;
 
-	private final Map<String, TierOnRoute> tiersByName;
-
-	private final TierOnRoute defaultTier;
+	/**
+	 * How the route reads a request's tier; {@code null} for a judge that is only given
+	 * keys, a {@code RateLimiter} bean's.
+	 */
+	private final @Nullable TierLookup tiers;
 
 	/**
-	 * How the route reads a request; {@code null} for a judge that is only given keys, a
-	 * {@code RateLimiter} bean's.
+	 * The route's policies, in the order it names them.
 	 */
-	private final @Nullable Lookups lookups;
+	private final PolicyJudge[] policies;
+
+	private final RouteHeaders headers;
 
 	private final RateLimitRejectionHandler rejectionHandler;
 
 	private final HeldRelease held;
 
-	private final RouteSettler settler;
-
 	/**
-	 * Whether requests are checked rather than acquired: a policy that counts responses
-	 * takes their cost once the status is known.
-	 */
-	private final boolean checks;
-
-	/**
-	 * What a refusal says when the policy's penalty box had a part in it.
-	 */
-	private final PenaltyVerdicts penalties;
-
-	/**
-	 * @param responseCostResolver the application's resolver of response costs, or
-	 * {@code null}
-	 * @param penalties what a refusal a penalty block had a part in says; {@code store}
-	 * decides under the policy's penalty box ({@link PenaltyVerdicts#decider})
+	 * @param tiers how the route reads a request's tier, or {@code null} for a
+	 * {@code RateLimiter} bean's judge, which is given keys
+	 * @param policies the route's policies, in the order it names them, at least one; a
+	 * {@code RateLimiter} bean's judge has one
 	 * @throws IllegalStateException when the judge is a {@code RateLimiter} bean's (no
-	 * {@code lookups}) and the policy settles after the response or a tier limits
+	 * {@code tiers}) and the policy settles after the response or a tier limits
 	 * requests in flight: the bean never sees the response
 	 */
-	RequestJudge(RouteSettings route, BucketDecider store, Map<String, String> tiersByApiKey,
-			Map<String, JudgedTier> tiers, JudgedTier defaultTier, @Nullable Lookups lookups,
-			DecisionListeners listeners, RateLimitRejectionHandler rejectionHandler, HeldRequests held,
-			@Nullable ResponseCostResolver responseCostResolver, PenaltyVerdicts penalties) {
-		this.route = route;
-		this.store = store;
-		this.storeName = store.name();
+	RequestJudge(String routeId, String apiKeyHeader, Map<String, String> tiersByApiKey,
+			@Nullable TierLookup tiers, List<PolicyJudge> policies, HeaderStyle headerStyle,
+			RateLimitRejectionHandler rejectionHandler, HeldRequests held) {
+		this.routeId = routeId;
+		this.apiKeyHeader = apiKeyHeader;
 		this.tiersByApiKey = tiersByApiKey;
-		this.tiersByName = new HashMap<>();
-		tiers.forEach((name, tier) -> this.tiersByName.put(name,
-				new TierOnRoute(tier, listeners.forRouteTier(route.policyId(), name, route.routeId(), this.storeName),
-						SettlementPlan.of(route.policyId(), route.afterResponse(), tier.tier(), responseCostResolver))));
-		this.defaultTier = this.tiersByName.get(defaultTier.tier().name());
-		this.lookups = lookups;
+		this.tiers = tiers;
+		this.policies = policies.toArray(new PolicyJudge[0]);
+		this.headers = new RouteHeaders(headerStyle);
 		this.rejectionHandler = rejectionHandler;
-		this.settler = new RouteSettler(store, route.policyId(), route.routeId());
-		this.held = new HeldRelease(held, this.settler);
-		this.checks = route.afterResponse().countResponses() != null;
-		this.penalties = penalties;
-		if (lookups == null && settlesAfterResponse()) {
-			throw new IllegalStateException("Rate limit policy '" + route.policyId()
+		this.held = new HeldRelease(held);
+		if (tiers == null && settlesAfterResponse()) {
+			throw new IllegalStateException("Rate limit policy '" + this.policies[0].policyId()
 					+ "' settles its requests once their response is known (count-responses, cost-from-response or "
 					+ "an algorithm: concurrency limit), which a RateLimiter bean never sees: Spring Cloud Gateway's "
 					+ "RequestRateLimiter forwards the request itself; use the RateLimit filter on route '"
-					+ route.routeId() + "' instead");
+					+ routeId + "' instead");
 		}
 	}
 
 	/**
-	 * Whether the policy settles a request after its response or a tier limits requests
-	 * in flight: the exchange must be seen to its end, which a route's filter does, and a
+	 * Whether a policy settles a request after its response or a tier limits requests in
+	 * flight: the exchange must be seen to its end, which a route's filter does, and a
 	 * gateway's before the response is written ({@code NettyWriteResponseFilter}).
 	 */
 	public boolean settlesAfterResponse() {
-		for (TierOnRoute tier : this.tiersByName.values()) {
-			if (tier.plan() != null) {
+		for (PolicyJudge policy : this.policies) {
+			if (policy.settlesAfterResponse()) {
 				return true;
 			}
 		}
@@ -154,150 +131,211 @@ public final class RequestJudge {
 	 * @throws IllegalStateException when this judge is a {@code RateLimiter} bean's
 	 */
 	public <C> Mono<Void> judge(ServerWebExchange exchange, C chain, Next<C> next) {
-		if (this.lookups == null) {
+		if (this.tiers == null) {
 			throw new IllegalStateException("A RateLimiter bean's judge is given keys, not requests");
-		}
-		if (!this.route.scope().covers(exchange.getRequest())) {
-			return next.proceed(chain, exchange);
 		}
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		// Without configured API keys no header can name one: not read at all.
 		String apiKey = this.tiersByApiKey.isEmpty() ? null
-				: exchange.getRequest().getHeaders().getFirst(this.route.apiKeyHeader());
+				: exchange.getRequest().getHeaders().getFirst(this.apiKeyHeader);
 		String apiKeyTier = (apiKey != null) ? this.tiersByApiKey.get(apiKey) : null;
-		String knownApiKey = (apiKeyTier != null) ? apiKey : null;
-		if (this.lookups.tiers() instanceof TierLookup.InRequest tiers) {
-			return withTier(exchange, chain, next, tier(tiers.read(exchange, apiKeyTier)), knownApiKey, start);
+		Judging<C> judging = new Judging<>(exchange, chain, next, (apiKeyTier != null) ? apiKey : null, start);
+		if (this.tiers instanceof TierLookup.InRequest inRequest) {
+			return withTier(judging, inRequest.read(exchange, apiKeyTier));
 		}
-		return ((TierLookup.Awaited) this.lookups.tiers()).resolve(exchange, apiKeyTier)
+		return ((TierLookup.Awaited) this.tiers).resolve(exchange, apiKeyTier)
 			.onErrorResume(this::tierLookupFailed)
-			.map(this::tier)
-			.defaultIfEmpty(this.defaultTier)
-			.flatMap((tier) -> withTier(exchange, chain, next, tier, knownApiKey, start));
+			.defaultIfEmpty(DEFAULT_TIER)
+			.flatMap((tier) -> withTier(judging, (tier != DEFAULT_TIER) ? tier : null));
 	}
 
 	/**
-	 * Then, unless its client is exempt, its cost.
+	 * Then each policy's tier of that name, whether the policy judges the request (its
+	 * method and path, its client not exempt), and each judging policy's cost and key. A
+	 * request no policy judges goes on as it came.
 	 */
-	private <C> Mono<Void> withTier(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
-			@Nullable String knownApiKey, long start) {
-		if (this.route.scope().exempts(exchange.getRequest(), knownApiKey, tier.name())) {
-			tier.listeners().notify(Outcome.EXEMPT, 0);
-			return next.proceed(chain, exchange);
+	private <C> Mono<Void> withTier(Judging<C> judging, @Nullable String tierName) {
+		boolean judged = false;
+		for (int i = 0; i < this.policies.length; i++) {
+			PolicyJudgement judgement = new PolicyJudgement(this.policies[i], this.policies[i].tier(tierName));
+			if (this.policies[i].judges(judging.exchange, judging.knownApiKey, judgement.tier())) {
+				judged = true;
+			}
+			else {
+				judgement.pass();
+			}
+			judging.judgements[i] = judgement;
 		}
-		CostLookup costs = this.lookups.costs();
-		if (costs instanceof CostLookup.InRequest inRequest) {
-			return withCost(exchange, chain, next, tier, inRequest.read(exchange), knownApiKey, start);
+		if (!judged) {
+			return judging.next.proceed(judging.chain, judging.exchange);
 		}
-		return ((CostLookup.Awaited) costs).resolve(exchange)
-			.flatMap((cost) -> withCost(exchange, chain, next, tier, cost, knownApiKey, start));
+		return lookUp(judging, 0);
 	}
 
 	/**
-	 * Then, for a cost the tier could admit, its key.
+	 * Each policy's cost and key, from the policy at {@code from} on; a request one of
+	 * them refuses is refused before any decision.
 	 */
-	private <C> Mono<Void> withCost(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
-			long cost, @Nullable String knownApiKey, long start) {
-		if (!tier.judged().admits(cost)) {
-			return rejectInvalidCost(exchange, tier, cost);
+	private <C> Mono<Void> lookUp(Judging<C> judging, int from) {
+		for (int i = from; i < this.policies.length; i++) {
+			PolicyJudgement judgement = judging.judgements[i];
+			if (judgement.passes()) {
+				continue;
+			}
+			Mono<Void> awaited = this.policies[i].lookUp(judging.exchange, judging.knownApiKey, judgement);
+			if (awaited != null) {
+				int next = i + 1;
+				return awaited.then(Mono.defer(() -> (judgement.refusedBeforeDeciding() != null)
+						? refuseBeforeDeciding(judging, judgement) : lookUp(judging, next)));
+			}
+			if (judgement.refusedBeforeDeciding() != null) {
+				return refuseBeforeDeciding(judging, judgement);
+			}
 		}
-		KeyLookup keys = this.lookups.keys();
-		if (keys instanceof KeyLookup.InRequest inRequest) {
-			return withKey(exchange, chain, next, tier, cost, inRequest.read(exchange, knownApiKey), start);
-		}
-		return ((KeyLookup.Awaited) keys).resolve(exchange, knownApiKey)
-			.defaultIfEmpty(NO_KEY)
-			.onErrorResume(this::keyLookupFailed)
-			.flatMap((key) -> (key != KEY_LOOKUP_FAILED)
-					? withKey(exchange, chain, next, tier, cost, (key != NO_KEY) ? key : null, start)
-					: decided(exchange, chain, next, tier, null, cost, Verdict.FAIL_OPEN, start));
+		return decide(judging, 0);
 	}
 
 	/**
-	 * Then, for a request with a key, the store's decision.
+	 * Then each policy's decision, from the policy at {@code from} on, until one refuses.
+	 * A policy whose key lookup failed has a verdict of no limit already. A request
+	 * cancelled while a decision is awaited (its client gone) gives back what the
+	 * policies before took; the awaited one gives back its own once it comes.
 	 */
-	private <C> Mono<Void> withKey(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier, long cost,
-			@Nullable String key, long start) {
-		if (key == null) {
-			return rejectMissingKey(exchange, tier);
+	private <C> Mono<Void> decide(Judging<C> judging, int from) {
+		for (int i = from; i < this.policies.length; i++) {
+			PolicyJudgement judgement = judging.judgements[i];
+			if (judgement.passes()) {
+				continue;
+			}
+			if (judgement.verdict() == null) {
+				Verdict now = this.policies[i].decideNow(judgement);
+				if (now == null) {
+					int at = i;
+					Mono<Verdict> later = this.policies[i].decideLater(judgement, () -> abandoned(judging, at));
+					return later.flatMap((verdict) -> {
+						judgement.decided(verdict);
+						return judgement.refuses() ? refused(judging, at) : decide(judging, at + 1);
+					});
+				}
+				judgement.decided(now);
+			}
+			if (judgement.refuses()) {
+				return refused(judging, i);
+			}
 		}
-		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
-		Verdict now = decideNow(bucket, tier, cost);
-		if (now != null) {
-			return decided(exchange, chain, next, tier, bucket, cost, now, start);
-		}
-		return decideLater(bucket, tier, cost)
-			.flatMap((verdict) -> decided(exchange, chain, next, tier, bucket, cost, verdict, start));
+		return admitted(judging);
 	}
 
 	/**
-	 * Then what the decision says: the request goes on, at once or once held, or is
-	 * rejected.
-	 * @param bucket the bucket judged, {@code null} when none was (a verdict without
-	 * delay)
+	 * Every policy admitted the request: it goes on, at once or once held for the longest
+	 * hold any asks.
 	 */
-	private <C> Mono<Void> decided(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
-			@Nullable BucketId bucket, long cost, Verdict verdict, long start) {
-		if (bucket != null && holds(verdict)) {
+	private <C> Mono<Void> admitted(Judging<C> judging) {
+		long delayNanos = 0;
+		for (PolicyJudgement judgement : judging.judgements) {
+			if (judgement.holds()) {
+				delayNanos = Math.max(delayNanos, judgement.verdict().delayNanos());
+			}
+		}
+		if (delayNanos > 0) {
+			long hold = delayNanos;
 			// Deferred, so that a place is taken only by a request whose chain goes on.
 			return Mono.defer(() -> {
-				tookSlot(tier, verdict);
+				notifySlotsTaken(judging.judgements);
 				if (!this.held.tryTake()) {
-					return holdsFull(exchange, tier, bucket, cost, verdict, start);
+					return holdsFull(judging, hold);
 				}
-				conclude(tier, verdict, start, exchange.getResponse().getHeaders());
-				return this.held.hold(
-						Mono.defer(() -> forward(exchange, chain, next, tier, bucket, cost, verdict,
-								verdict.delayNanos())),
-						bucket, tier, taken(cost), verdict.delayNanos());
+				concludeAdmitted(judging.judgements, judging.start, judging.exchange.getResponse().getHeaders());
+				return this.held.hold(Mono.defer(() -> forward(judging, judging.exchange, 0, hold)), hold,
+						() -> giveBackAll(judging.judgements));
 			});
 		}
-		if (!conclude(tier, verdict, start, exchange.getResponse().getHeaders())) {
-			tookSlot(tier, verdict);
-			return forward(exchange, chain, next, tier, bucket, cost, verdict, 0);
-		}
-		return reject(exchange, this.penalties.reason(verdict), HttpStatus.TOO_MANY_REQUESTS,
-				this.penalties.detail(tier.judged(), verdict), verdict.retryAfterSeconds(),
-				tier.judged().violatedPolicies(verdict), tier);
+		concludeAdmitted(judging.judgements, judging.start, judging.exchange.getResponse().getHeaders());
+		notifySlotsTaken(judging.judgements);
+		return forward(judging, judging.exchange, 0, 0);
 	}
 
 	/**
-	 * The one place an admitted request leaves the judge for the rest of the chain (shadow
-	 * rejections and a store failing open included): holding a request before it is
-	 * forwarded (shaping) wraps this call, and settling its decision once the exchange
-	 * shows it (costs the upstream reports, counted responses, in-flight limits) happens
-	 * here. Only a request its limits admitted is settled: a rejection a shadow policy
-	 * lets through took nothing, and a verdict of no limit (a store failing open)
-	 * consulted none. Everything else goes on as it came, with nothing allocated.
-	 * @param bucket the bucket judged, {@code null} when none was
+	 * The one place an admitted request leaves the judge for the rest of the chain
+	 * (shadow rejections and a store failing open included): holding a request before it
+	 * is forwarded (shaping) wraps this call, and settling its decisions once the
+	 * exchange shows them (costs the upstream reports, counted responses, in-flight
+	 * limits) happens here, each policy's settlement, from the policy at {@code from} on,
+	 * wrapped around the next's. Only a decision that took something is settled.
+	 * Everything else goes on as it came, with nothing allocated.
 	 * @param heldNanos how long the request was held before going on
 	 */
-	private <C> Mono<Void> forward(ServerWebExchange exchange, C chain, Next<C> next, TierOnRoute tier,
-			@Nullable BucketId bucket, long cost, Verdict verdict, long heldNanos) {
-		SettlementPlan plan = tier.plan();
-		if (plan == null || bucket == null || !verdict.allowed() || verdict.limitCount() == 0) {
-			return next.proceed(chain, exchange);
+	private <C> Mono<Void> forward(Judging<C> judging, ServerWebExchange exchange, int from, long heldNanos) {
+		for (int i = from; i < judging.judgements.length; i++) {
+			PolicyJudgement judgement = judging.judgements[i];
+			if (judgement.tier().plan() != null && judgement.took()) {
+				int next = i + 1;
+				ExchangeSettlement settlement = new ExchangeSettlement(judgement, judging, heldNanos,
+						exchange.getResponse());
+				if (next == judging.judgements.length) {
+					return settlement.forward(exchange, judging.chain, judging.next);
+				}
+				return settlement.forward(exchange, judging,
+						(settling, forwarded) -> forward(settling, forwarded, next, heldNanos));
+			}
 		}
-		return new ExchangeSettlement(this.settler, tier, plan, bucket, cost, verdict, heldNanos,
-				exchange.getResponse())
-			.forward(exchange, chain, next);
+		return judging.next.proceed(judging.chain, exchange);
 	}
 
 	/**
-	 * Tell the listeners of the slot an admitted request took in its tier's in-flight
-	 * limits, which its settlement gives back.
+	 * A policy refused the request: what the policies before it took is given back, and
+	 * the refusal answered.
+	 * @param refusing the index of the policy that refused
 	 */
-	private void tookSlot(TierOnRoute tier, Verdict verdict) {
-		if (tier.inFlight() && verdict.allowed() && verdict.limitCount() > 0) {
-			tier.listeners().notifySlotTaken();
+	private <C> Mono<Void> refused(Judging<C> judging, int refusing) {
+		if (refusing == 0) {
+			return reject(judging, refusing);
 		}
+		Mono<Void> givenBack = Mono.empty();
+		for (int i = 0; i < refusing; i++) {
+			givenBack = givenBack.then(this.policies[i].giveBackRefused(judging.judgements[i]));
+		}
+		return givenBack.then(Mono.defer(() -> reject(judging, refusing)));
+	}
+
+	private <C> Mono<Void> reject(Judging<C> judging, int refusing) {
+		PolicyJudgement judgement = judging.judgements[refusing];
+		HttpHeaders headers = judging.exchange.getResponse().getHeaders();
+		concludeRefused(judging.judgements, refusing, judging.start, headers);
+		return this.rejectionHandler.reject(judging.exchange, judgement.policy().overLimit(judgement));
 	}
 
 	/**
-	 * The units a request's decision took: its cost, unless it was only checked.
+	 * A request a limit would hold while this node holds as many as it may: every
+	 * policy gives back what it took and reports it, and it is answered with 503, the
+	 * node's limit rather than the client's quota (RFC 9110 section 15.6.4), with
+	 * {@code Retry-After} (section 10.2.3). The refusal names the policy that holds
+	 * longest.
 	 */
-	private long taken(long cost) {
-		return this.checks ? 0 : cost;
+	private <C> Mono<Void> holdsFull(Judging<C> judging, long delayNanos) {
+		PolicyJudgement holding = null;
+		for (PolicyJudgement judgement : judging.judgements) {
+			if (judgement.passes()) {
+				continue;
+			}
+			judgement.policy().giveBackLater(judgement);
+			judgement.tier().listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - judging.start);
+			if (holding == null && judgement.holds() && judgement.verdict().delayNanos() == delayNanos) {
+				holding = judgement;
+			}
+		}
+		long retryAfter = HeldRelease.retryAfterWhenFull(delayNanos);
+		judging.exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
+		return this.rejectionHandler.reject(judging.exchange,
+				holding.policy()
+					.rejection(Reason.HOLDS_FULL, HttpStatus.SERVICE_UNAVAILABLE,
+							"This gateway already holds as many requests as it may (" + this.held.max() + ")",
+							retryAfter, List.of(), holding));
+	}
+
+	private <C> Mono<Void> refuseBeforeDeciding(Judging<C> judging, PolicyJudgement judgement) {
+		return this.rejectionHandler.reject(judging.exchange,
+				judgement.policy().refusedBeforeDeciding(judging.exchange, judgement));
 	}
 
 	/**
@@ -311,160 +349,108 @@ public final class RequestJudge {
 	 */
 	public <R> Mono<R> judge(String key, Answer<R> answer) {
 		long start = MonotonicClock.SYSTEM.nanoTime();
-		TierOnRoute tier = tier(this.tiersByApiKey.get(key));
-		if (this.route.scope().exemptsKey(key, tier.name())) {
-			tier.listeners().notify(Outcome.EXEMPT, 0);
+		PolicyJudge policy = this.policies[0];
+		PolicyJudgement judgement = new PolicyJudgement(policy, policy.tier(this.tiersByApiKey.get(key)));
+		if (policy.exemptsKey(key, judgement.tier())) {
 			return Mono.just(answer.of(true, new HttpHeaders()));
 		}
-		long cost = this.route.cost();
-		BucketId bucket = new BucketId(this.route.policyId(), tier.name(), key);
-		Verdict now = decideNow(bucket, tier, cost);
+		judgement.cost(policy.cost());
+		policy.withKey(judgement, key);
+		Verdict now = policy.decideNow(judgement);
 		if (now != null) {
-			return answer(tier, bucket, cost, now, start, answer);
+			judgement.decided(now);
+			return answer(judgement, start, answer);
 		}
-		return decideLater(bucket, tier, cost).flatMap((verdict) -> answer(tier, bucket, cost, verdict, start, answer));
+		return policy.decideLater(judgement, () -> {
+		}).flatMap((verdict) -> {
+			judgement.decided(verdict);
+			return answer(judgement, start, answer);
+		});
 	}
 
 	/**
 	 * The bean's response, held as a filter holds its request: the bean's caller forwards
 	 * the request when it gets the response.
 	 */
-	private <R> Mono<R> answer(TierOnRoute tier, BucketId bucket, long cost, Verdict verdict, long start,
-			Answer<R> answer) {
+	private <R> Mono<R> answer(PolicyJudgement judgement, long start, Answer<R> answer) {
 		HttpHeaders headers = new HttpHeaders();
-		if (holds(verdict)) {
+		PolicyJudgement[] judgements = { judgement };
+		if (judgement.holds()) {
+			long hold = judgement.verdict().delayNanos();
 			// Deferred, so that a place is taken only by an answer awaited.
 			return Mono.defer(() -> {
 				if (!this.held.tryTake()) {
-					this.held.giveBack(bucket, tier, taken(cost), 0);
-					tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
-					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(HeldRelease.retryAfterWhenFull(verdict)));
+					judgement.policy().giveBackLater(judgement);
+					judgement.tier().listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
+					headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(HeldRelease.retryAfterWhenFull(hold)));
 					return Mono.just(answer.of(false, headers));
 				}
-				conclude(tier, verdict, start, headers);
-				return this.held.hold(Mono.just(answer.of(true, headers)), bucket, tier, taken(cost),
-						verdict.delayNanos());
+				concludeAdmitted(judgements, start, headers);
+				return this.held.hold(Mono.just(answer.of(true, headers)), hold,
+						() -> judgement.policy().giveBackLater(judgement));
 			});
 		}
-		boolean rejected = conclude(tier, verdict, start, headers);
-		return Mono.just(answer.of(!rejected, headers));
-	}
-
-	/**
-	 * Whether the request is to be held: a shaping limit admitted it for later and the
-	 * policy enforces (a shadow policy only counts the hold). A store's failure mode
-	 * never holds.
-	 */
-	private boolean holds(Verdict verdict) {
-		return verdict.delayNanos() > 0 && !this.route.shadow();
-	}
-
-	/**
-	 * A request a limit would hold while this node holds as many as it may: its place is
-	 * given back and it is answered with 503, the node's limit rather than the client's
-	 * quota (RFC 9110 section 15.6.4), with {@code Retry-After} (section 10.2.3).
-	 */
-	private Mono<Void> holdsFull(ServerWebExchange exchange, TierOnRoute tier, BucketId bucket, long cost,
-			Verdict verdict, long start) {
-		this.held.giveBack(bucket, tier, taken(cost), 0);
-		tier.listeners().notify(Outcome.HOLDS_FULL, MonotonicClock.SYSTEM.nanoTime() - start);
-		long retryAfter = HeldRelease.retryAfterWhenFull(verdict);
-		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(retryAfter));
-		return reject(exchange, Reason.HOLDS_FULL, HttpStatus.SERVICE_UNAVAILABLE,
-				"This gateway already holds as many requests as it may (" + this.held.max() + ")", retryAfter,
-				List.of(), tier);
-	}
-
-	/**
-	 * The store's decision when it is known at once, in this node's memory; else
-	 * {@code null}, nothing was consumed, and {@link #decideLater} awaits it. A policy
-	 * that counts responses is checked: its cost is taken once the status is known.
-	 */
-	private @Nullable Verdict decideNow(BucketId bucket, TierOnRoute tier, long cost) {
-		try {
-			return this.checks ? this.store.checkNow(bucket, tier.judged().tier(), cost)
-					: this.store.acquireNow(bucket, tier.judged().tier(), cost);
+		if (judgement.refuses()) {
+			concludeRefused(judgements, 0, start, headers);
+			return Mono.just(answer.of(false, headers));
 		}
-		catch (RuntimeException ex) {
-			return storeFailed(ex);
-		}
+		concludeAdmitted(judgements, start, headers);
+		return Mono.just(answer.of(true, headers));
 	}
 
 	/**
-	 * The store's decision when it has to be awaited, seen to its end even when the
-	 * request is cancelled meanwhile (its client gone): a remote store has taken what it
-	 * admitted by the time it answers, and a request that never went on gives that back,
-	 * its slots included.
+	 * What every entry point does with a request its policies admitted: each policy
+	 * tells its listeners what it decided, and the rate limit headers describe them all.
 	 */
-	private Mono<Verdict> decideLater(BucketId bucket, TierOnRoute tier, long cost) {
-		Mono<Verdict> decision = Mono
-			.defer(() -> this.checks ? this.store.check(bucket, tier.judged().tier(), cost)
-					: this.store.acquire(bucket, tier.judged().tier(), cost))
-			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
-			.onErrorResume((error) -> Mono.just(storeFailed(error)));
-		long decidedAt = MonotonicClock.SYSTEM.nanoTime();
-		return AwaitedDecision.of(decision, (verdict) -> abandoned(bucket, tier, cost, verdict, decidedAt));
-	}
-
-	/**
-	 * Give back what a decision its request no longer awaited took: nothing when it
-	 * refused, or consulted no limit.
-	 */
-	private void abandoned(BucketId bucket, TierOnRoute tier, long cost, Verdict verdict, long decidedAt) {
-		if (!verdict.allowed() || verdict.limitCount() == 0) {
-			return;
-		}
-		tookSlot(tier, verdict);
-		this.settler.settleLater(bucket, tier, new Settlement(-taken(cost),
-				Math.max(0, MonotonicClock.SYSTEM.nanoTime() - decidedAt), true, verdict.fallback()));
-	}
-
-	/**
-	 * What every entry point does with a decision: tells the listeners (of a penalty
-	 * block the breach started too), writes the rate limit headers and, on a rejection,
-	 * {@code Retry-After}, in delay-seconds (RFC 9110 section 10.2.3) like the headers'
-	 * resets, so that both reference the same instant; a block's, the time it has left.
-	 * @return whether the request is rejected
-	 */
-	private boolean conclude(TierOnRoute tier, Verdict verdict, long start, HttpHeaders headers) {
-		Outcome outcome = Outcome.of(verdict, this.route.shadow());
+	private void concludeAdmitted(PolicyJudgement[] judgements, long start, HttpHeaders headers) {
 		long decisionNanos = MonotonicClock.SYSTEM.nanoTime() - start;
-		if (verdict.delayNanos() > 0) {
-			tier.listeners().notifyDelayed(outcome, decisionNanos, verdict.delayNanos());
+		for (PolicyJudgement judgement : judgements) {
+			if (!judgement.passes()) {
+				judgement.policy().notifyDecided(judgement, decisionNanos);
+			}
 		}
-		else {
-			tier.listeners().notify(outcome, decisionNanos);
-		}
-		if (verdict.startedBlock()) {
-			tier.listeners().notifyBlockStarted(verdict.block().step());
-		}
-		if (verdict.limitCount() > 0) {
-			tier.judged().headers().write(headers, verdict);
-		}
-		boolean rejected = !verdict.allowed() && !this.route.shadow();
-		if (rejected) {
-			headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(verdict.retryAfterSeconds()));
-		}
-		return rejected;
+		this.headers.write(headers, judgements, judgements.length);
 	}
 
 	/**
-	 * The tier of a tier name; the default tier for no name or one this policy does not
-	 * list.
+	 * What every entry point does with a request a policy refused: the refusing policy
+	 * alone tells its listeners, the policies before it having given back what they took
+	 * (so that each policy's allowed requests are those that went on); the rate limit
+	 * headers describe the policies that decided, and {@code Retry-After} is written in
+	 * delay-seconds (RFC 9110 section 10.2.3) like the headers' resets, so that both
+	 * reference the same instant.
+	 * @param refusing the index of the policy that refused
 	 */
-	private TierOnRoute tier(@Nullable String tierName) {
-		return (tierName != null) ? this.tiersByName.getOrDefault(tierName, this.defaultTier) : this.defaultTier;
+	private void concludeRefused(PolicyJudgement[] judgements, int refusing, long start, HttpHeaders headers) {
+		PolicyJudgement judgement = judgements[refusing];
+		judgement.policy().notifyDecided(judgement, MonotonicClock.SYSTEM.nanoTime() - start);
+		this.headers.write(headers, judgements, refusing + 1);
+		headers.set(HttpHeaders.RETRY_AFTER, HeaderNumbers.of(judgement.verdict().retryAfterSeconds()));
 	}
 
 	/**
-	 * A store that failed or answered nothing lets the request through, reporting no
-	 * quota.
+	 * The policies before {@code awaited} give back what they took of a request no longer
+	 * judged.
 	 */
-	private Verdict storeFailed(@Nullable Throwable error) {
-		storeFailures.warn(() -> "Rate limit store '" + this.storeName + "' failed for policy '"
-				+ this.route.policyId() + "' on route '" + this.route.routeId() + "'; letting the request through",
-				error);
-		return Verdict.FAIL_OPEN;
+	private static void abandoned(Judging<?> judging, int awaited) {
+		for (int i = 0; i < awaited; i++) {
+			judging.judgements[i].policy().abandoned(judging.judgements[i]);
+		}
+	}
+
+	private static void notifySlotsTaken(PolicyJudgement[] judgements) {
+		for (PolicyJudgement judgement : judgements) {
+			judgement.policy().notifySlotTaken(judgement);
+		}
+	}
+
+	/**
+	 * Every policy gives back what it took of a held request that never went on.
+	 */
+	private static void giveBackAll(PolicyJudgement[] judgements) {
+		for (PolicyJudgement judgement : judgements) {
+			judgement.policy().giveBackLater(judgement);
+		}
 	}
 
 	/**
@@ -472,53 +458,39 @@ public final class RequestJudge {
 	 * tier.
 	 */
 	private Mono<String> tierLookupFailed(Throwable error) {
-		lookupFailures.warn(() -> "Resolving the tier failed for policy '" + this.route.policyId() + "' on route '"
-				+ this.route.routeId() + "'; judging the request under the default tier", error);
+		lookupFailures.warn(() -> "Resolving the tier failed for policy '" + String.join(",", policyIds())
+				+ "' on route '" + this.routeId + "'; judging the request under the default tier", error);
 		return Mono.empty();
 	}
 
 	/**
-	 * A key lookup that fails lets the request through, as a failing store does: the
-	 * limiter must not turn its own failure into the client's error.
+	 * The ids of the route's policies, in the order it names them.
 	 */
-	private Mono<String> keyLookupFailed(Throwable error) {
-		lookupFailures.warn(() -> "Rate limit key resolver of policy '" + this.route.policyId()
-				+ "' failed on route '" + this.route.routeId()
-				+ "'; letting the request through without a rate limit decision", error);
-		return Mono.just(KEY_LOOKUP_FAILED);
+	public List<String> policyIds() {
+		List<String> ids = new ArrayList<>(this.policies.length);
+		for (PolicyJudge policy : this.policies) {
+			ids.add(policy.policyId());
+		}
+		return ids;
 	}
 
-	private Mono<Void> rejectMissingKey(ServerWebExchange exchange, TierOnRoute tier) {
-		tier.listeners().notify(Outcome.MISSING_KEY, 0);
-		return reject(exchange, Reason.MISSING_KEY, this.route.missingKeyStatus(), this.route.missingKeyDetail(), 0,
-				List.of(), tier);
+	/**
+	 * The names of the stores of the route's policies, in the order it names them.
+	 */
+	public List<String> storeNames() {
+		List<String> names = new ArrayList<>(this.policies.length);
+		for (PolicyJudge policy : this.policies) {
+			names.add(policy.storeName());
+		}
+		return names;
 	}
 
-	private Mono<Void> rejectInvalidCost(ServerWebExchange exchange, TierOnRoute tier, long cost) {
-		tier.listeners().notify(Outcome.INVALID_COST, 0);
-		String costHeader = this.route.costHeader();
-		String detail = tier.judged().invalidCostDetail(costHeader, cost,
-				(costHeader != null) ? exchange.getRequest().getHeaders().getFirst(costHeader) : null);
-		return reject(exchange, Reason.INVALID_COST, HttpStatus.BAD_REQUEST, detail, 0, List.of(), tier);
-	}
-
-	private Mono<Void> reject(ServerWebExchange exchange, Reason reason, HttpStatusCode status, String detail,
-			long retryAfterSeconds, List<String> violatedLimits, TierOnRoute tier) {
-		RateLimitRejection rejection = new RateLimitRejection(reason, status, detail, retryAfterSeconds,
-				violatedLimits, this.route.policyId(), tier.name(), this.route.routeId());
-		return this.rejectionHandler.reject(exchange, rejection);
-	}
-
-	public String policyId() {
-		return this.route.policyId();
-	}
-
+	/**
+	 * The name of the store of the judge's first policy: the one policy of a
+	 * {@code RateLimiter} bean's judge.
+	 */
 	public String storeName() {
-		return this.storeName;
-	}
-
-	public boolean shadow() {
-		return this.route.shadow();
+		return this.policies[0].storeName();
 	}
 
 	/**
@@ -549,49 +521,39 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * What a route's judge knows of its policy and route.
-	 *
-	 * @param policyId the policy's id
-	 * @param routeId the route's id
-	 * @param shadow whether rejections are only counted and reported
-	 * @param apiKeyHeader the header carrying the API key
-	 * @param cost the policy's cost, what a request known only by its key costs
-	 * @param costHeader the policy's cost header, or {@code null}
-	 * @param missingKeyStatus the status of a request without a key, when the policy
-	 * rejects those
-	 * @param missingKeyDetail the detail of that rejection: which key the request lacks
-	 * @param afterResponse what the policy settles once the response is known
-	 * @param scope which requests the policy applies to and which clients it exempts
+	 * One request being judged: what it goes on with, and what each policy made of it,
+	 * in the route's order. The headers a settlement before the commit writes again
+	 * describe every policy, the settled one as its store now describes it.
 	 */
-	record RouteSettings(String policyId, String routeId, boolean shadow, String apiKeyHeader, long cost,
-			@Nullable String costHeader, HttpStatusCode missingKeyStatus, String missingKeyDetail,
-			AfterResponse afterResponse, ScopeCheck scope) {
-	}
+	private final class Judging<C> implements ExchangeSettlement.SettledHeaders {
 
-	/**
-	 * How the route reads a request's tier, cost and key.
-	 */
-	record Lookups(TierLookup tiers, CostLookup costs, KeyLookup keys) {
-	}
+		final ServerWebExchange exchange;
 
-	/**
-	 * A policy's tier as this route serves it: how it is judged, the listeners of its
-	 * decisions here, and what its admitted requests settle after the fact.
-	 *
-	 * @param plan what an admitted request's exchange settles, {@code null} when
-	 * nothing
-	 */
-	record TierOnRoute(JudgedTier judged, DecisionListeners.Bound listeners, @Nullable SettlementPlan plan) {
+		final C chain;
 
-		String name() {
-			return this.judged.tier().name();
+		final Next<C> next;
+
+		final @Nullable String knownApiKey;
+
+		final long start;
+
+		final PolicyJudgement[] judgements = new PolicyJudgement[RequestJudge.this.policies.length];
+
+		Judging(ServerWebExchange exchange, C chain, Next<C> next, @Nullable String knownApiKey, long start) {
+			this.exchange = exchange;
+			this.chain = chain;
+			this.next = next;
+			this.knownApiKey = knownApiKey;
+			this.start = start;
 		}
 
-		/**
-		 * Whether a limit of the tier counts requests in flight.
-		 */
-		boolean inFlight() {
-			return this.plan != null && this.plan.inFlight();
+		@Override
+		public void write(HttpHeaders headers, PolicyJudgement settled, Verdict verdict) {
+			if (verdict.limitCount() == 0) {
+				return;
+			}
+			settled.describe(verdict);
+			RequestJudge.this.headers.write(headers, this.judgements, this.judgements.length);
 		}
 
 	}

@@ -14,8 +14,9 @@ import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.support.MonotonicClock;
-import dev.ratelimit.web.RequestJudge.Lookups;
-import dev.ratelimit.web.RequestJudge.RouteSettings;
+import dev.ratelimit.web.PolicyJudge.Lookups;
+import dev.ratelimit.web.PolicyJudge.RouteSettings;
+import dev.ratelimit.web.PolicyJudge.TierOnRoute;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatusCode;
@@ -50,6 +51,8 @@ public final class RequestJudges {
 
 	private final @Nullable ResponseCostResolver responseCostResolver;
 
+	private final MonotonicClock clock;
+
 	private final PenaltyVerdicts penalties;
 
 	/**
@@ -75,6 +78,19 @@ public final class RequestJudges {
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
 			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
 			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver) {
+		this(policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver, costResolver,
+				messages, held, responseCostResolver, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * Judges whose settlements tell the stores how long ago a request was decided on
+	 * {@code clock}, the clock the in-memory store decides by, so that what is given back
+	 * comes off where it was counted.
+	 */
+	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver, MonotonicClock clock) {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
@@ -86,6 +102,7 @@ public final class RequestJudges {
 		this.costResolver = costResolver;
 		this.held = held;
 		this.responseCostResolver = responseCostResolver;
+		this.clock = clock;
 		this.penalties = new PenaltyVerdicts(messages);
 	}
 
@@ -130,11 +147,43 @@ public final class RequestJudges {
 	 */
 	public RequestJudge forRoute(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
 			@Nullable KeyResolverBeans keyResolverBeans) {
+		return forRoute(policies, List.of(policy), routeId, keyResolverBeans);
+	}
+
+	/**
+	 * The judge of several policies judging one route's requests together, all or
+	 * nothing, for a filter, built from one snapshot of the policies: never a mix of two
+	 * reloads.
+	 * @param policies the policies {@code routePolicies} are of
+	 * @param routePolicies the route's policies, in the order it names them: each once,
+	 * at least one
+	 * @param routeId the route's id
+	 * @param keyResolverBeans the gateway's {@code KeyResolver} beans; {@code null}
+	 * without the gateway, where no policy may be keyed by one
+	 * @throws InvalidRateLimitConfigurationException when a policy's store is not
+	 * available, its headers could not describe a tier, or the policies cannot be judged
+	 * together ({@link PolicyCombination})
+	 */
+	public RequestJudge forRoute(RateLimitPolicies policies, List<RateLimitPolicy> routePolicies, String routeId,
+			@Nullable KeyResolverBeans keyResolverBeans) {
+		List<ConfigurationProblem> problems = PolicyCombination.problems(this.headerStyle, routePolicies,
+				"route '" + routeId + "' policies", ids(routePolicies));
+		if (!problems.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(problems);
+		}
 		TierLookup tiers = (this.tierResolver != null) ? TierLookup.of(this.tierResolver)
 				: TierLookup.of(policies.tierSource());
-		Lookups lookups = new Lookups(tiers, costs(policy), KeyLookup.of(policy.key(), routeId, keyResolverBeans,
-				new ClientAddressResolver(policies.trustedProxies()), policy.onMissingKey()));
-		return judge(policies, policy, routeId, lookups);
+		ClientAddressResolver addresses = new ClientAddressResolver(policies.trustedProxies());
+		List<PolicyJudge> judges = new ArrayList<>(routePolicies.size());
+		int tierOrdinal = 0;
+		for (RateLimitPolicy policy : routePolicies) {
+			Lookups lookups = new Lookups(costs(policy),
+					KeyLookup.of(policy.key(), routeId, keyResolverBeans, addresses, policy.onMissingKey()));
+			judges.add(policyJudge(policy, routeId, lookups, addresses, tierOrdinal));
+			tierOrdinal += policy.tiers().size();
+		}
+		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), tiers, judges,
+				this.headerStyle, this.rejectionHandler, this.held);
 	}
 
 	/**
@@ -142,9 +191,8 @@ public final class RequestJudges {
 	 * not requests, and never sees the response.
 	 * @throws InvalidRateLimitConfigurationException when the policy's store is not
 	 * available or its headers could not describe a tier
-	 * @throws IllegalStateException when the policy settles after the response, a tier
-	 * limits requests in flight, or the policy applies to some methods or paths only or
-	 * exempts client addresses ({@link #judgesKeys})
+	 * @throws IllegalStateException when the policy settles after the response or a tier
+	 * limits requests in flight ({@link #judgesKeys})
 	 */
 	public RequestJudge forKeys(RateLimitPolicies policies, RateLimitPolicy policy, String routeId) {
 		if (policy.scope().needsRequest()) {
@@ -153,7 +201,10 @@ public final class RequestJudges {
 					+ "Gateway's RequestRateLimiter gives it only a key; use the RateLimit filter on route '"
 					+ routeId + "' instead");
 		}
-		return judge(policies, policy, routeId, null);
+		ClientAddressResolver addresses = new ClientAddressResolver(policies.trustedProxies());
+		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), null,
+				List.of(policyJudge(policy, routeId, null, addresses, 0)), this.headerStyle, this.rejectionHandler,
+				this.held);
 	}
 
 	/**
@@ -175,23 +226,40 @@ public final class RequestJudges {
 		return true;
 	}
 
-	private RequestJudge judge(RateLimitPolicies policies, RateLimitPolicy policy, String routeId,
-			@Nullable Lookups lookups) {
+	/**
+	 * One policy of a route's judge.
+	 * @param lookups how the route reads a request's cost and key, {@code null} for a
+	 * {@code RateLimiter} bean's judge
+	 * @param tierOrdinal the place of the policy's first tier among every tier of the
+	 * route's policies
+	 */
+	private PolicyJudge policyJudge(RateLimitPolicy policy, String routeId, @Nullable Lookups lookups,
+			ClientAddressResolver addresses, int tierOrdinal) {
 		BucketDecider store = PenaltyVerdicts.decider(this.stores.decider(policy), policy);
-		Map<String, JudgedTier> tiers = tiers(policy, store.clock());
-		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), this.apiKeyHeader,
-				policy.cost(), (this.costResolver != null) ? null : policy.costHeader(),
+		RouteSettings route = new RouteSettings(policy.id(), routeId, policy.shadow(), policy.cost(),
+				(this.costResolver != null) ? null : policy.costHeader(),
 				HttpStatusCode.valueOf(policy.missingKeyStatus()), KeyParts.missingKeyDetail(policy.key()),
-				policy.afterResponse(),
-				new ScopeCheck(policy.scope(), new ClientAddressResolver(policies.trustedProxies())));
-		return new RequestJudge(route, store, policies.tiersByApiKey(), tiers, tiers.get(policy.defaultTier().name()),
-				lookups, this.listeners, this.rejectionHandler, this.held, this.responseCostResolver, this.penalties);
+				policy.afterResponse(), new ScopeCheck(policy.scope(), addresses));
+		Map<String, TierOnRoute> tiers = new HashMap<>();
+		int ordinal = tierOrdinal;
+		for (Map.Entry<String, JudgedTier> tier : tiers(policy, store.clock()).entrySet()) {
+			tiers.put(tier.getKey(),
+					new TierOnRoute(tier.getValue(),
+							this.listeners.forRouteTier(policy.id(), tier.getKey(), routeId, store.name()),
+							SettlementPlan.of(policy.id(), policy.afterResponse(), tier.getValue().tier(),
+									this.responseCostResolver),
+							ordinal++));
+		}
+		return new PolicyJudge(route, store, tiers, policy.defaultTier().name(), lookups, this.clock,
+				this.penalties);
+	}
+
+	private static List<String> ids(List<RateLimitPolicy> policies) {
+		return policies.stream().map(RateLimitPolicy::id).toList();
 	}
 
 	/**
 	 * Each tier of a policy as its routes judge it, by name.
-	 * @param clock the clock of the policy's store, which the headers tell calendar
-	 * periods by
 	 * @throws InvalidRateLimitConfigurationException when the headers could not describe
 	 * a tier
 	 */

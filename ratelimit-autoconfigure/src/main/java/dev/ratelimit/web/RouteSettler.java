@@ -5,14 +5,14 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.ThrottledLog;
-import dev.ratelimit.web.RequestJudge.TierOnRoute;
+import dev.ratelimit.web.PolicyJudge.TierOnRoute;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * The one way a route's judge settles, after the fact, a decision it took before
- * forwarding: a held request that never went on, a response's cost, the end of an
- * exchange. One store call per settlement, never retried, so that nothing is charged
+ * The one way a route's judge settles, after the fact, a decision one of its policies
+ * took before forwarding: a held request that never went on, a request another policy
+ * refused, a response's cost, the end of an exchange. One store call per settlement, never retried, so that nothing is charged
  * twice; its failure is logged (at most once per interval, naming the policy and the
  * route) and never reaches the request; the listeners are told what it changed.
  */
@@ -50,6 +50,22 @@ final class RouteSettler {
 					+ " for policy '" + this.policyId + "' on route '" + this.routeId + "'", error);
 			return Mono.empty();
 		});
+	}
+
+	/**
+	 * Give back what a request refused by another policy of its route took, as
+	 * {@link #settle} would settle it but telling the listeners nothing, which were told
+	 * nothing of the decision either.
+	 * @return the bucket's limits after giving back; empty when the store has no such
+	 * bucket any more or failed
+	 */
+	Mono<Verdict> giveBack(BucketId bucket, TierOnRoute tier, Settlement settlement) {
+		return Mono.defer(() -> this.store.settle(bucket, tier.judged().tier(), settlement))
+			.onErrorResume((error) -> {
+				failures.warn(() -> "Rate limit store '" + this.store.name() + "' could not give back " + settlement
+						+ " for policy '" + this.policyId + "' on route '" + this.routeId + "'", error);
+				return Mono.empty();
+			});
 	}
 
 	/**

@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
 
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
+import dev.ratelimit.policy.NamedPolicies;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
-import dev.ratelimit.policy.UnknownPolicy;
 import dev.ratelimit.web.RateLimitWebFilter.Route;
 import org.jspecify.annotations.Nullable;
 
@@ -42,14 +42,19 @@ public final class WebRouteFactory {
 
 	private final boolean gatewayPresent;
 
+	private final HeaderStyle headerStyle;
+
 	/**
 	 * @param policies the validated policies the routes name
 	 * @param gatewayPresent whether Spring Cloud Gateway is on the classpath, which a
 	 * policy keyed by a {@code KeyResolver} bean needs
+	 * @param headerStyle the rate limit headers responses carry, which the policies one
+	 * route names must be able to describe together
 	 */
-	public WebRouteFactory(RateLimitPolicies policies, boolean gatewayPresent) {
+	public WebRouteFactory(RateLimitPolicies policies, boolean gatewayPresent, HeaderStyle headerStyle) {
 		this.policies = policies;
 		this.gatewayPresent = gatewayPresent;
+		this.headerStyle = headerStyle;
 	}
 
 	/**
@@ -66,7 +71,7 @@ public final class WebRouteFactory {
 			int problemsBefore = problems.size();
 			List<PathPattern> patterns = patterns(path, route.paths(), problems);
 			Set<HttpMethod> methods = methods(path, route.methods(), problems);
-			RateLimitPolicy policy = policy(path, route.policy(), problems);
+			List<RateLimitPolicy> policies = policies(path, route, problems);
 			String id = (route.id() != null) ? route.id() : String.join(",", route.paths());
 			if (id.isBlank()) {
 				problems.add(new ConfigurationProblem(path + ".id", "'" + id + "'", "must not be blank"));
@@ -76,7 +81,7 @@ public final class WebRouteFactory {
 						"must be unique among the web routes (set an id, or list other paths)"));
 			}
 			if (problems.size() == problemsBefore) {
-				routes.add(new Route(id, patterns, methods, policy));
+				routes.add(new Route(id, patterns, methods, policies));
 			}
 		}
 		if (!problems.isEmpty()) {
@@ -87,8 +92,8 @@ public final class WebRouteFactory {
 
 	/**
 	 * What would be wrong with the routes in force, validated at start-up, under
-	 * reloaded policies: a route whose policy is no longer defined (removed or renamed),
-	 * or no longer works without the gateway.
+	 * reloaded policies: a route whose policies are no longer defined (removed or
+	 * renamed), no longer work without the gateway, or can no longer be judged together.
 	 * @param routes the routes in force, in the order of {@code ratelimit.web.routes}
 	 */
 	public List<ConfigurationProblem> reloadProblems(List<Route> routes) {
@@ -96,7 +101,8 @@ public final class WebRouteFactory {
 		for (int i = 0; i < routes.size(); i++) {
 			Route route = routes.get(i);
 			List<ConfigurationProblem> routeProblems = new ArrayList<>();
-			policy(PREFIX + "[" + i + "]", route.policy().id(), routeProblems);
+			List<String> ids = route.policies().stream().map(RateLimitPolicy::id).toList();
+			policies(PREFIX + "[" + i + "]", ids, (ids.size() == 1) ? ".policy" : ".policies", routeProblems);
 			for (ConfigurationProblem problem : routeProblems) {
 				problems.add(new ConfigurationProblem(
 						problem.property() + " (web route '" + route.id() + "', read once at start-up)",
@@ -155,23 +161,50 @@ public final class WebRouteFactory {
 		return methods;
 	}
 
-	private RateLimitPolicy policy(String path, String policyId, List<ConfigurationProblem> problems) {
-		RateLimitPolicy policy = (policyId != null) ? this.policies.policy(policyId) : null;
-		if (policy == null) {
-			problems.add(UnknownPolicy.problem(path + ".policy", ConfigurationProblem.quoted(policyId),
-					this.policies.byId().keySet()));
+	/**
+	 * The route's policies, named by {@code policy} (one id, or several separated by
+	 * commas) or {@code policies}, not both.
+	 */
+	private @Nullable List<RateLimitPolicy> policies(String path, Configured route,
+			List<ConfigurationProblem> problems) {
+		if (route.policy() != null && !route.policies().isEmpty()) {
+			problems.add(new ConfigurationProblem(path + ".policies", route.policies(),
+					"must not be set together with " + path + ".policy ('" + route.policy()
+							+ "'): name the route's policies in one of them"));
 			return null;
 		}
-		if (policy.key().usesKeyResolverBean() && !this.gatewayPresent) {
-			problems.add(new ConfigurationProblem(path + ".policy", ConfigurationProblem.quoted(policyId),
-					"must name a policy whose key works without Spring Cloud Gateway: ratelimit.policies."
-							+ policyId + ".key is " + policy.key().configValue()
-							+ ", which names a gateway KeyResolver bean, and the gateway is not on the classpath; "
-							+ "key the policy by anything else, such as principal, header:<Name>, api-key or ip"));
+		if (!route.policies().isEmpty()) {
+			return policies(path, NamedPolicies.ids(route.policies()), ".policies", problems);
 		}
-		return policy;
+		return policies(path, (route.policy() != null) ? NamedPolicies.ids(List.of(route.policy())) : List.of(),
+				".policy", problems);
 	}
 
+	private @Nullable List<RateLimitPolicy> policies(String path, List<String> ids, String property,
+			List<ConfigurationProblem> problems) {
+		String where = path + property;
+		Object value = (ids.size() == 1) ? ConfigurationProblem.quoted(ids.get(0)) : ids;
+		List<ConfigurationProblem> named = NamedPolicies.problems(where, ids.isEmpty() ? null : value, ids,
+				this.policies.byId().keySet());
+		if (!named.isEmpty()) {
+			problems.addAll(named);
+			return null;
+		}
+		List<RateLimitPolicy> policies = new ArrayList<>(ids.size());
+		for (String id : ids) {
+			RateLimitPolicy policy = this.policies.policy(id);
+			if (policy.key().usesKeyResolverBean() && !this.gatewayPresent) {
+				problems.add(new ConfigurationProblem(where, value,
+						"must name a policy whose key works without Spring Cloud Gateway: ratelimit.policies." + id
+								+ ".key is " + policy.key().configValue()
+								+ ", which names a gateway KeyResolver bean, and the gateway is not on the classpath; "
+								+ "key the policy by anything else, such as principal, header:<Name>, api-key or ip"));
+			}
+			policies.add(policy);
+		}
+		problems.addAll(PolicyCombination.problems(this.headerStyle, policies, where, value));
+		return policies;
+	}
 
 	/**
 	 * One route of {@code ratelimit.web.routes} as configured, before validation.
@@ -179,9 +212,23 @@ public final class WebRouteFactory {
 	 * @param id the route's id, or {@code null} for its paths joined
 	 * @param paths the path patterns
 	 * @param methods the methods, or empty for any
-	 * @param policy the id of the policy it enforces
+	 * @param policy the id of the policy it enforces (or several, separated by commas),
+	 * or {@code null}
+	 * @param policies the ids of the policies it enforces together, or empty
 	 */
-	public record Configured(@Nullable String id, List<String> paths, List<String> methods, @Nullable String policy) {
+	public record Configured(@Nullable String id, List<String> paths, List<String> methods, @Nullable String policy,
+			List<String> policies) {
+
+		public Configured {
+			policies = List.copyOf(policies);
+		}
+
+		/**
+		 * A route naming one policy.
+		 */
+		public Configured(@Nullable String id, List<String> paths, List<String> methods, @Nullable String policy) {
+			this(id, paths, methods, policy, List.of());
+		}
 
 	}
 

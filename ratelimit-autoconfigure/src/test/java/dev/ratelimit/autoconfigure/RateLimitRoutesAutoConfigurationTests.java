@@ -112,9 +112,9 @@ class RateLimitRoutesAutoConfigurationTests {
 	void javaRouteFiltersComeFromTheRateLimitFilterFactory() {
 		this.contextRunner.withPropertyValues(TWO_POLICIES).run((context) -> {
 			GatewayFilter filter = context.getBean(RateLimitFilters.class).policy("orders");
-			assertThat(RateLimitFilters.policyId(filter)).isEqualTo("orders");
-			assertThat(RateLimitFilters.policyId(new OrderedGatewayFilter(filter, 0))).isEqualTo("orders");
-			assertThat(RateLimitFilters.policyId((exchange, chain) -> chain.filter(exchange))).isNull();
+			assertThat(RateLimitFilters.policyIds(filter)).containsExactly("orders");
+			assertThat(RateLimitFilters.policyIds(new OrderedGatewayFilter(filter, 0))).containsExactly("orders");
+			assertThat(RateLimitFilters.policyIds((exchange, chain) -> chain.filter(exchange))).isEmpty();
 		});
 	}
 

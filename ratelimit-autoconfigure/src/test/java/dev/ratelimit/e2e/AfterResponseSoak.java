@@ -43,8 +43,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The issue's soak, on the store a subclass configures: for a bounded time, many
  * clients at once through routes limited by a concurrency policy ({@code slots}, 3 in
- * flight per client) then a cost-from-response policy, or by one policy whose tier has
- * both. Every request reports its cost in a JSON body or in an event stream's last
+ * flight per client) together with a cost-from-response policy, or by one policy whose
+ * tier has both. Every request reports its cost in a JSON body or in an event stream's last
  * event, estimated at 10 on admission; the upstream answers at its own pace and fails 5%
  * of its requests (a reset before the answer, a reset in the middle of the body, a 500
  * that reports a cost), and 10% of the clients go away at a random point (while their
@@ -166,9 +166,7 @@ public abstract class AfterResponseSoak {
 		String route = ROUTES + "[" + index + "].";
 		properties.addAll(List.of(route + "id=" + id, route + "uri=" + upstream.uri(),
 				route + "predicates[0]=Path=/soak/" + id + "/**"));
-		for (int filter = 0; filter < policies.length; filter++) {
-			properties.add(route + "filters[" + filter + "]=RateLimit=" + policies[filter]);
-		}
+		properties.add(route + "filters[0]=RateLimit=" + String.join(",", policies));
 	}
 
 	/**

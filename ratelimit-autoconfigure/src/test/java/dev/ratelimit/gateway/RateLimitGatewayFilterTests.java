@@ -224,7 +224,7 @@ class RateLimitGatewayFilterTests {
 		config.setRouteId("orders-route");
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> factory(new KeySource.ClientIp(), List.of()).apply(config))
-			.withMessageContaining("route 'orders-route' filter RateLimit argument policy: was nope, must name a "
+			.withMessageContaining("route 'orders-route' filter RateLimit argument policies: was nope, must name a "
 					+ "policy defined under ratelimit.policies (defined: [p])");
 	}
 
@@ -239,14 +239,22 @@ class RateLimitGatewayFilterTests {
 	}
 
 	@Test
-	void policyIdReadsBothFormsAndIgnoresOtherFilters() {
-		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("RateLimit=orders"))).isEqualTo("orders");
+	void policyIdsReadEveryFormAndIgnoreOtherFilters() {
+		assertThat(FilterDefinitions.rateLimitPolicies(new FilterDefinition("RateLimit=orders")))
+			.containsExactly("orders");
+		assertThat(FilterDefinitions.rateLimitPolicies(new FilterDefinition("RateLimit=per-ip, global")))
+			.containsExactly("per-ip", "global");
 		FilterDefinition longForm = new FilterDefinition();
 		longForm.setName("RateLimit");
 		longForm.addArg("policy", "search");
-		assertThat(FilterDefinitions.rateLimitPolicy(longForm)).isEqualTo("search");
-		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("RateLimit"))).isNull();
-		assertThat(FilterDefinitions.rateLimitPolicy(new FilterDefinition("StripPrefix=1"))).isNull();
+		assertThat(FilterDefinitions.rateLimitPolicies(longForm)).containsExactly("search");
+		FilterDefinition list = new FilterDefinition();
+		list.setName("RateLimit");
+		list.addArg("policies.0", "per-ip");
+		list.addArg("policies.1", "global");
+		assertThat(FilterDefinitions.rateLimitPolicies(list)).containsExactly("per-ip", "global");
+		assertThat(FilterDefinitions.rateLimitPolicies(new FilterDefinition("RateLimit"))).isEmpty();
+		assertThat(FilterDefinitions.rateLimitPolicies(new FilterDefinition("StripPrefix=1"))).isNull();
 	}
 
 	private void assertAllowedWithHeaders(MockServerWebExchange exchange) {
