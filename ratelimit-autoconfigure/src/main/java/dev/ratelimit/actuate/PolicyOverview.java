@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import dev.ratelimit.actuate.RateLimitsEndpoint.HeldRequestsDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.LimitDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.PenaltyDescriptor;
+import dev.ratelimit.actuate.RateLimitsEndpoint.ScopeDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.PolicyDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.ProblemDescriptor;
 import dev.ratelimit.actuate.RateLimitsEndpoint.RateLimitsDescriptor;
@@ -171,7 +172,7 @@ final class PolicyOverview {
 			.map((live) -> new PolicyDescriptor(policy.id(), key(policy, routes), policy.shadow(),
 					policy.cost(), policy.store().storeName(), routeIds, live.count(),
 					live.countError(), this.totals.totals(policy.id()), policy.defaultTier().name(), tiers,
-					PenaltyDescriptor.of(policy.penalty())));
+					PenaltyDescriptor.of(policy.penalty()), ScopeDescriptor.of(policy.scope())));
 	}
 
 	private static List<LimitDescriptor> describe(RateLimitPolicy policy, Tier tier) {

@@ -72,14 +72,15 @@ public final class RateLimitTotals implements RateLimitListener {
 		LongAdder[] adders = this.byPolicy.get(policy);
 		Settled settled = this.settledByPolicy.get(policy);
 		if (adders == null) {
-			return new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+			return new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 		}
 		return new Totals(sum(adders, Outcome.ALLOWED), sum(adders, Outcome.REJECTED),
 				sum(adders, Outcome.SHADOW_REJECTED), sum(adders, Outcome.ERROR), sum(adders, Outcome.MISSING_KEY),
 				sum(adders, Outcome.DELAYED), sum(adders, Outcome.SHADOW_DELAYED), sum(adders, Outcome.HOLDS_FULL),
 				(settled != null) ? settled.charged.sum() : 0, (settled != null) ? settled.refunded.sum() : 0,
 				(settled != null) ? settled.unreadable.sum() : 0, (settled != null) ? settled.inFlight.sum() : 0,
-				sum(adders, Outcome.BLOCKED), (settled != null) ? settled.blocks.sum() : 0);
+				sum(adders, Outcome.BLOCKED), (settled != null) ? settled.blocks.sum() : 0,
+				sum(adders, Outcome.EXEMPT));
 	}
 
 	/**
@@ -137,13 +138,24 @@ public final class RateLimitTotals implements RateLimitListener {
 	 * @param blocked requests answered with 429 at once because a penalty block of their
 	 * client was in force; not counted in {@code rejected}
 	 * @param blocks penalty blocks that breaches started
+	 * @param exempt requests of exempt clients, forwarded uncounted
 	 */
 	public record Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
 			long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts, long inFlight,
-			long blocked, long blocks) {
+			long blocked, long blocks, long exempt) {
 
 		/**
-		 * The totals of a policy that blocked no client.
+		 * The totals of a policy that exempted no client.
+		 */
+		public Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
+				long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts, long inFlight,
+				long blocked, long blocks) {
+			this(allowed, rejected, shadowRejected, errors, missingKey, delayed, shadowDelayed, holdsFull, charged,
+					refunded, unreadableCosts, inFlight, blocked, blocks, 0);
+		}
+
+		/**
+		 * The totals of a policy that blocked and exempted no client.
 		 */
 		public Totals(long allowed, long rejected, long shadowRejected, long errors, long missingKey, long delayed,
 				long shadowDelayed, long holdsFull, long charged, long refunded, long unreadableCosts,

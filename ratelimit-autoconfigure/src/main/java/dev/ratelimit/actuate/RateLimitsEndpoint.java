@@ -18,6 +18,7 @@ import dev.ratelimit.policy.DurationFormat;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.RequestScope;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BlockSnapshot;
 import dev.ratelimit.store.BucketId;
@@ -38,7 +39,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.http.HttpMethod;
 import org.springframework.util.MimeType;
+import org.springframework.web.util.pattern.PathPattern;
 
 /**
  * {@link Endpoint @Endpoint} that shows the rate limit policies, the routes that apply
@@ -415,11 +418,14 @@ public class RateLimitsEndpoint {
 	 * @param defaultTier the tier used for tiers it does not list
 	 * @param tiers its limits by tier name
 	 * @param penalty its penalty box as configured, or {@code null} when it has none
+	 * @param scope the requests it applies to and the clients it exempts, or
+	 * {@code null} when it applies to every request and exempts no one
 	 */
 	public record PolicyDescriptor(String id, String key, boolean shadow, long cost, String store,
 			List<String> routes, @Nullable Long liveBuckets, @Nullable String liveBucketsError, Totals totals,
 			String defaultTier,
-			Map<String, List<LimitDescriptor>> tiers, @Nullable PenaltyDescriptor penalty) {
+			Map<String, List<LimitDescriptor>> tiers, @Nullable PenaltyDescriptor penalty,
+			@Nullable ScopeDescriptor scope) {
 
 		public PolicyDescriptor {
 			routes = List.copyOf(routes);
@@ -448,6 +454,38 @@ public class RateLimitsEndpoint {
 			Duration forgiveAfter = penalty.forgiveAfter();
 			return new PenaltyDescriptor(penalty.blockFor().stream().map(DurationFormat::asConfigured).toList(),
 					(forgiveAfter != null) ? DurationFormat.asConfigured(forgiveAfter) : null);
+		}
+
+	}
+
+	/**
+	 * The requests a policy applies to and the clients it exempts, as configured; the
+	 * exempt API keys are counted, never shown.
+	 *
+	 * @param methods the methods it applies to, every method when empty
+	 * @param paths the path patterns it applies to, every path when empty
+	 * @param exemptAddresses the client addresses and blocks it exempts
+	 * @param exemptApiKeys how many API keys it exempts
+	 * @param exemptTiers the tiers it exempts
+	 */
+	public record ScopeDescriptor(List<String> methods, List<String> paths, List<String> exemptAddresses,
+			int exemptApiKeys, List<String> exemptTiers) {
+
+		public ScopeDescriptor {
+			methods = List.copyOf(methods);
+			paths = List.copyOf(paths);
+			exemptAddresses = List.copyOf(exemptAddresses);
+			exemptTiers = List.copyOf(exemptTiers);
+		}
+
+		static @Nullable ScopeDescriptor of(RequestScope scope) {
+			if (scope.coversEveryRequest() && scope.exemptsNoOne()) {
+				return null;
+			}
+			return new ScopeDescriptor(scope.methods().stream().map(HttpMethod::name).sorted().toList(),
+					scope.paths().stream().map(PathPattern::getPatternString).toList(),
+					scope.exemptAddresses().stream().map(Object::toString).toList(), scope.exemptApiKeys().size(),
+					scope.exemptTiers().stream().sorted().toList());
 		}
 
 	}

@@ -28,6 +28,15 @@ class RateLimitTotalsTests {
 	}
 
 	@Test
+	void countsExemptRequestsApartFromAllowed() {
+		RouteTierListener internal = this.totals.forRouteTier("orders", "internal", "a", "caffeine");
+		internal.onDecision(Outcome.EXEMPT, 0);
+		internal.onDecision(Outcome.EXEMPT, 0);
+		this.totals.onDecision("orders", "free", "a", "caffeine", Outcome.ALLOWED, 1);
+		assertThat(this.totals.totals("orders")).isEqualTo(new Totals(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2));
+	}
+
+	@Test
 	void countsHoldsWhatAShadowPolicyWouldHaveHeldAndFullHoldsApartFromAllowed() {
 		this.totals.onDelayed("payments", "free", "a", "caffeine", Outcome.DELAYED, 1, 500_000_000);
 		this.totals.onDelayed("payments", "free", "a", "caffeine", Outcome.DELAYED, 1, 1_000_000_000);

@@ -80,7 +80,7 @@ class RateLimitsEndpointGatewayTests {
 				Map.ofEntries(Map.entry("allowed", 3), Map.entry("rejected", 1), Map.entry("shadowRejected", 0), Map.entry("errors", 0),
 						Map.entry("missingKey", 0), Map.entry("delayed", 0), Map.entry("shadowDelayed", 0), Map.entry("holdsFull", 0),
 						Map.entry("charged", 0), Map.entry("refunded", 0), Map.entry("unreadableCosts", 0), Map.entry("inFlight", 0),
-						Map.entry("blocked", 0), Map.entry("blocks", 0)));
+						Map.entry("blocked", 0), Map.entry("blocks", 0), Map.entry("exempt", 0)));
 		assertThat(json.read("$.heldRequests", Map.class)).containsExactlyInAnyOrderEntriesOf(
 				Map.of("held", 0, "max", 10000));
 		assertThat(json.read("$.policies.listed.liveBuckets", Long.class)).isEqualTo(1);
@@ -104,7 +104,7 @@ class RateLimitsEndpointGatewayTests {
 				Map.ofEntries(Map.entry("allowed", 1), Map.entry("rejected", 0), Map.entry("shadowRejected", 1), Map.entry("errors", 0),
 						Map.entry("missingKey", 0), Map.entry("delayed", 0), Map.entry("shadowDelayed", 1), Map.entry("holdsFull", 0),
 						Map.entry("charged", 0), Map.entry("refunded", 0), Map.entry("unreadableCosts", 0), Map.entry("inFlight", 0),
-						Map.entry("blocked", 0), Map.entry("blocks", 0)));
+						Map.entry("blocked", 0), Map.entry("blocks", 0), Map.entry("exempt", 0)));
 		assertThat(json.read("$.policies.shaped.tiers.anonymous[0].parameters", Map.class))
 			.containsExactlyInAnyOrderEntriesOf(Map.of("capacity", 5, "drain-rate", 1.0, "drain-period", "1d",
 					"shaping.max-delay", "36h", "shaping.delay-after", 1));

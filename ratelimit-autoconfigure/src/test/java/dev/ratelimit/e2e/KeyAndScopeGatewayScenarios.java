@@ -3,6 +3,7 @@ package dev.ratelimit.e2e;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
@@ -154,8 +155,24 @@ public abstract class KeyAndScopeGatewayScenarios {
 	}
 
 	@Test
-	void theActuatorShowsACompositeKeyAsConfigured() {
-		String body = new String(this.gateway.client()
+	void theActuatorShowsACompositeKeyAndWhatAPolicyAppliesToAsConfigured() {
+		String body = actuator();
+		assertThat((String) JsonPath.read(body, "$.policies.tenants.key")).isEqualTo("[ip, header:X-Tenant]");
+		assertThat((String) JsonPath.read(body, "$.policies.writes.key")).isEqualTo("ip");
+		assertThat((Map<String, Object>) JsonPath.read(body, "$.policies.tenants")).doesNotContainKey("scope");
+		assertThat((List<String>) JsonPath.read(body, "$.policies.writes.scope.methods")).containsExactly("POST");
+		assertThat((List<String>) JsonPath.read(body, "$.policies.writes.scope.paths"))
+			.containsExactly("/writes/api/**");
+		assertThat((List<String>) JsonPath.read(body, "$.policies.exempting.scope.exemptAddresses"))
+			.containsExactly("192.0.2.0/24");
+		assertThat((Integer) JsonPath.read(body, "$.policies.exempting.scope.exemptApiKeys")).isOne();
+		assertThat(body).as("an exempt API key is counted, never shown").doesNotContain("vip-key");
+		assertThat((List<String>) JsonPath.read(body, "$.policies.exempting.scope.exemptTiers"))
+			.containsExactly("pro");
+	}
+
+	private String actuator() {
+		return new String(this.gateway.client()
 			.get()
 			.uri("/actuator/ratelimits")
 			.exchange()
@@ -164,8 +181,6 @@ public abstract class KeyAndScopeGatewayScenarios {
 			.expectBody()
 			.returnResult()
 			.getResponseBodyContent(), StandardCharsets.UTF_8);
-		assertThat((String) JsonPath.read(body, "$.policies.tenants.key")).isEqualTo("[ip, header:X-Tenant]");
-		assertThat((String) JsonPath.read(body, "$.policies.writes.key")).isEqualTo("ip");
 	}
 
 	@Test
@@ -205,6 +220,7 @@ public abstract class KeyAndScopeGatewayScenarios {
 		assertThat(requests("exempting", "exempt")).isEqualTo(9);
 		assertThat(requests("exempting", "allowed")).isEqualTo(2);
 		assertThat(counter("exempting", "pro", "exempt")).isEqualTo(3);
+		assertThat((Integer) JsonPath.read(actuator(), "$.policies.exempting.totals.exempt")).isEqualTo(9);
 	}
 
 	private EntityExchangeResult<byte[]> get(String path, String client, String... headers) {
