@@ -92,6 +92,64 @@ class SampleGatewayApplicationTests {
 	}
 
 	@Test
+	void theCatalogJudgesEachTenantsQuotaWithTheMonthlyQuotaAndBlocksABreach() {
+		for (int remaining = 4; remaining >= 0; remaining--) {
+			this.client.get()
+				.uri("/api/catalog/1")
+				.header("X-Tenant", "acme")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("RateLimit-Limit", "5")
+				.expectHeader()
+				.valueEquals("RateLimit-Remaining", Integer.toString(remaining));
+		}
+		// The breach: the window's own wait is longer than the block.
+		this.client.get()
+			.uri("/api/catalog/1")
+			.header("X-Tenant", "acme")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectHeader()
+			.valueEquals("Retry-After", "60");
+		this.client.get()
+			.uri("/api/catalog/1")
+			.header("X-Tenant", "acme")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+			.expectHeader()
+			.valueEquals("Retry-After", "30")
+			.expectHeader()
+			.doesNotExist("RateLimit-Remaining")
+			.expectBody()
+			.jsonPath("$.detail")
+			.isEqualTo("You are blocked until 1970-01-01T00:00:30Z for exceeding a rate limit.");
+		this.client.get()
+			.uri("/api/catalog/1")
+			.header("X-Tenant", "globex")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals("RateLimit-Remaining", "4");
+		// Refused requests took nothing from the monthly quota; it resets at 00:00 on
+		// February 1st in Paris, 23:00 UTC the day before.
+		this.client.get()
+			.uri("/actuator/ratelimits/catalog-monthly")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.buckets[0].limits[0].remaining")
+			.isEqualTo(99994)
+			.jsonPath("$.buckets[0].limits[0].resetSeconds")
+			.isEqualTo(2674800);
+	}
+
+	@Test
 	void theFreeKeySendsDraft06FieldsUnderTheirDraftNames() {
 		this.client.get()
 			.uri("/api/orders/7")
