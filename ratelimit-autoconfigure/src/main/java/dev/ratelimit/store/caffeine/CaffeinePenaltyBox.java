@@ -8,6 +8,7 @@ import dev.ratelimit.store.BucketDecider;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.support.MonotonicClock;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -49,11 +50,8 @@ final class CaffeinePenaltyBox implements BucketDecider {
 	@Override
 	public Verdict acquireNow(BucketId id, Tier tier, long cost) {
 		long now = this.clock.nanoTime();
-		Block block = this.records.blocking(id, now);
-		if (block != null) {
-			return Verdict.blocked(block, block.remainingNanos(now));
-		}
-		return breached(id, this.store.acquireNow(id, tier, cost), now);
+		Verdict blocked = blocked(id, now);
+		return (blocked != null) ? blocked : breached(id, this.store.acquireNow(id, tier, cost), now);
 	}
 
 	@Override
@@ -64,16 +62,22 @@ final class CaffeinePenaltyBox implements BucketDecider {
 	@Override
 	public Verdict checkNow(BucketId id, Tier tier, long cost) {
 		long now = this.clock.nanoTime();
-		Block block = this.records.blocking(id, now);
-		if (block != null) {
-			return Verdict.blocked(block, block.remainingNanos(now));
-		}
-		return breached(id, this.store.checkNow(id, tier, cost), now);
+		Verdict blocked = blocked(id, now);
+		return (blocked != null) ? blocked : breached(id, this.store.checkNow(id, tier, cost), now);
 	}
 
 	@Override
 	public Mono<Verdict> settle(BucketId id, Tier tier, Settlement settlement) {
 		return this.store.settle(id, tier, settlement);
+	}
+
+	/**
+	 * The refusal of a request while its bucket is blocked, its limits not asked;
+	 * {@code null} when it is not blocked.
+	 */
+	private @Nullable Verdict blocked(BucketId id, long now) {
+		Block block = this.records.blocking(id, now);
+		return (block != null) ? Verdict.blocked(block, block.remainingNanos(now)) : null;
 	}
 
 	/**
