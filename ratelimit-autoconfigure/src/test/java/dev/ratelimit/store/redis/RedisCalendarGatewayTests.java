@@ -27,6 +27,7 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Calendar quotas through a real gateway on the embedded Redis, which judges by its own
@@ -34,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and reset pointing at 00:00 UTC on the next 1st, and a tier of a monthly and a weekly
  * limit in Paris (the generic script) refuses by the week; each limit's window is its
  * current period's length. A monthly limit on the hybrid store, whose leases the
- * generic script grants, refuses until the next 1st too. Redis time cannot be set, so the expected values are worked
+ * generic script grants, refuses until the next 1st too, once spent. Redis time cannot be set, so the expected values are worked
  * out with {@code java.time} from the wall clock read before and after each request: the
  * decision was taken between the two readings.
  */
@@ -141,9 +142,16 @@ class RedisCalendarGatewayTests {
 
 	@Test
 	void aMonthlyQuotaOnTheHybridStoreRefusesUntilTheFirstOfTheNextMonth() {
-		for (int i = 0; i < 3; i++) {
-			assertThat(get("/hybrid/x", "hybrid-client").getStatus()).isEqualTo(HttpStatus.OK);
-		}
+		// On a busy machine a renewal can leave a unit the node did not spend on its way
+		// back to Redis, which then reports the bucket empty: the node refuses until its
+		// next sync returns the unit (docs/redis.md, hybrid, items 3 and 4), so fewer than
+		// the quota may pass for an interval, never more. The quota is spent once the
+		// upstream has had 3.
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(150)).until(() -> {
+			get("/hybrid/x", "hybrid-client");
+			return upstream.hits("/hybrid/x") >= 3;
+		});
+		assertThat(upstream.hits("/hybrid/x")).isEqualTo(3);
 		Instant before = Instant.now();
 		EntityExchangeResult<byte[]> rejected = get("/hybrid/x", "hybrid-client");
 		Instant after = Instant.now();
