@@ -40,13 +40,6 @@ interface RateLimitHeaders {
 	 */
 	void write(HttpHeaders headers, Verdict verdict);
 
-	/**
-	 * The headers of limits judged by this node's wall clock, as those of a store that
-	 * decides in Redis are.
-	 */
-	static RateLimitHeaders of(HeaderStyle style, List<LimitDescription> limits) {
-		return of(style, limits, MonotonicClock.SYSTEM);
-	}
 
 	/**
 	 * @param clock the clock of the store that judges the limits, which tells the window

@@ -96,7 +96,7 @@ public final class RequestJudge {
 		this.tiersByApiKey = tiersByApiKey;
 		this.tiers = tiers;
 		this.policies = policies.toArray(new PolicyJudge[0]);
-		this.headers = new RouteHeaders(headerStyle);
+		this.headers = new RouteHeaders(headerStyle, this.policies[0].clock());
 		this.rejectionHandler = rejectionHandler;
 		this.held = new HeldRelease(held);
 		if (tiers == null && settlesAfterResponse()) {

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentMap;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.http.HttpHeaders;
 
@@ -34,8 +35,15 @@ final class RouteHeaders {
 	 */
 	private final ConcurrentMap<Long, RateLimitHeaders> together = new ConcurrentHashMap<>();
 
-	RouteHeaders(HeaderStyle style) {
+	/**
+	 * The clock the route's in-memory store decides by, which tells the window of a
+	 * limit counted in calendar periods: the current period's length.
+	 */
+	private final MonotonicClock clock;
+
+	RouteHeaders(HeaderStyle style, MonotonicClock clock) {
 		this.style = style;
+		this.clock = clock;
 	}
 
 	/**
@@ -92,7 +100,7 @@ final class RouteHeaders {
 				Collections.addAll(limits, judgements[i].tier().judged().limits());
 			}
 		}
-		return RateLimitHeaders.of(this.style, limits);
+		return RateLimitHeaders.of(this.style, limits, this.clock);
 	}
 
 }

@@ -9,6 +9,7 @@ import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.support.MonotonicClock;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpHeaders;
@@ -76,7 +77,7 @@ class ConcurrencyHeadersTests {
 			limits.add(LimitDescription.of("orders", tier, i));
 		}
 		HttpHeaders headers = new HttpHeaders();
-		RateLimitHeaders.of(style, limits).write(headers, verdict);
+		RateLimitHeaders.of(style, limits, MonotonicClock.SYSTEM).write(headers, verdict);
 		return headers;
 	}
 

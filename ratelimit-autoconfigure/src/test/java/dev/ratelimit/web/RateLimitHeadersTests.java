@@ -9,6 +9,7 @@ import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.policy.Tier;
+import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.Draft11Fields.ServiceLimit;
 import org.junit.jupiter.api.Test;
 
@@ -72,7 +73,7 @@ class RateLimitHeadersTests {
 	void draft11WithOneLimitIsOneItem() {
 		Tier tier = new Tier("anonymous", List.of(new FixedWindow(60, Duration.ofMinutes(1))));
 		HttpHeaders headers = new HttpHeaders();
-		RateLimitHeaders.of(HeaderStyle.DRAFT_11, List.of(LimitDescription.of("orders", tier, 0)))
+		RateLimitHeaders.of(HeaderStyle.DRAFT_11, List.of(LimitDescription.of("orders", tier, 0)), MonotonicClock.SYSTEM)
 			.write(headers, Verdict.of(new Decision(true, 59, 60, 12 * SECOND, 0)));
 		assertThat(headers.toSingleValueMap()).containsOnly(entry("RateLimit-Policy", "\"orders-anonymous-1\";q=60;w=60"),
 				entry("RateLimit", "\"orders-anonymous-1\";r=59;t=12"));
@@ -93,7 +94,7 @@ class RateLimitHeadersTests {
 	@Test
 	void rewritingReplacesRatherThanAppends() {
 		HttpHeaders headers = new HttpHeaders();
-		RateLimitHeaders writer = RateLimitHeaders.of(HeaderStyle.DRAFT_06, this.limits);
+		RateLimitHeaders writer = RateLimitHeaders.of(HeaderStyle.DRAFT_06, this.limits, MonotonicClock.SYSTEM);
 		writer.write(headers, this.allowed);
 		writer.write(headers, Verdict.of(Decision.rejected(0, 10, SECOND), new Decision(true, 5, 10000, SECOND, 0)));
 		assertThat(headers.get("RateLimit-Limit")).containsExactly("10");
@@ -103,7 +104,7 @@ class RateLimitHeadersTests {
 
 	private HttpHeaders write(HeaderStyle style, Verdict verdict) {
 		HttpHeaders headers = new HttpHeaders();
-		RateLimitHeaders.of(style, this.limits).write(headers, verdict);
+		RateLimitHeaders.of(style, this.limits, MonotonicClock.SYSTEM).write(headers, verdict);
 		return headers;
 	}
 

@@ -1,6 +1,9 @@
 package dev.ratelimit.web;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.algorithm.Concurrency;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -128,6 +132,25 @@ class SeveralPoliciesRequestJudgeTests {
 		assertThat(this.fixture.told).containsExactlyElementsOf(limit.countsInFlight()
 				? List.of("first allowed", "refusing allowed", "first taken", "first released", "refusing rejected")
 				: List.of("first allowed", "refusing allowed", "refusing rejected"));
+	}
+
+	@Test
+	void theHeadersOfSeveralPoliciesTellACalendarPeriodByTheStoresClock() {
+		Instant now = Instant.ofEpochSecond(0, this.fixture.clock.nanoTime());
+		ZonedDateTime february = now.atZone(ZoneOffset.UTC).toLocalDate().withDayOfMonth(10).withMonth(2)
+			.atStartOfDay(ZoneOffset.UTC);
+		if (!february.toInstant().isAfter(now)) {
+			february = february.plusYears(1);
+		}
+		this.fixture.clock.advance(Duration.between(now, february.toInstant()));
+		long februarySeconds = Duration.ofDays(february.toLocalDate().lengthOfMonth()).toSeconds();
+		RateLimitPolicy monthly = policy("monthly", StoreType.CAFFEINE,
+				tier(FixedWindow.inCalendar(100, CalendarPeriods.of(CalendarPeriods.Unit.MONTH, ZoneOffset.UTC))));
+		RateLimitPolicy perMinute = policy("per-minute", StoreType.CAFFEINE,
+				tier(new FixedWindow(10, Duration.ofMinutes(1))));
+		Sent sent = this.fixture.send(this.fixture.judge(perMinute, monthly), CLIENT);
+		assertThat(sent.headers().getFirst("RateLimit-Policy"))
+			.contains("\"monthly-anonymous-1\";q=100;w=" + februarySeconds);
 	}
 
 	@Test
