@@ -489,14 +489,6 @@ public final class CaffeineBucketStore implements BucketStore {
 	 */
 	private static final class IdleTimeout implements Expiry<Object, CaffeineBucket> {
 
-		/**
-		 * Caffeine moves an entry's expiry on a read or update only when it moves by more
-		 * than a second (its {@code EXPIRE_WRITE_TOLERANCE}), so an entry used again within a
-		 * second may expire up to a second before its last use's timeout: kept a second
-		 * longer, a bucket never expires while its state still counts.
-		 */
-		private static final long EXPIRY_TOLERANCE_NANOS = 1_000_000_000L;
-
 		@Override
 		public long expireAfterCreate(Object key, CaffeineBucket bucket, long currentTime) {
 			return keptFor(bucket, currentTime);
@@ -520,8 +512,7 @@ public final class CaffeineBucketStore implements BucketStore {
 			if (bucket.group.countsInFlight && bucket.inFlight() > 0) {
 				return Long.MAX_VALUE;
 			}
-			long idle = bucket.idleNanos(nowNanos);
-			return (idle < Long.MAX_VALUE - EXPIRY_TOLERANCE_NANOS) ? idle + EXPIRY_TOLERANCE_NANOS : Long.MAX_VALUE;
+			return ExpiryTolerance.keptFor(bucket.idleNanos(nowNanos));
 		}
 
 	}

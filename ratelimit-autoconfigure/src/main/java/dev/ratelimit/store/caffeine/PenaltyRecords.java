@@ -115,13 +115,10 @@ final class PenaltyRecords {
 	}
 
 	/**
-	 * A record is kept until it is forgiven, a second longer than that: Caffeine may
-	 * expire an entry up to a second early (see the bucket cache's tolerance), and the
+	 * A record is kept until it is forgiven, and the {@link ExpiryTolerance} longer: the
 	 * record's own instants decide, not its expiry.
 	 */
 	private static final class UntilForgiven implements Expiry<BucketId, Block> {
-
-		private static final long EXPIRY_TOLERANCE_NANOS = 1_000_000_000L;
 
 		@Override
 		public long expireAfterCreate(BucketId id, Block block, long currentTime) {
@@ -139,9 +136,7 @@ final class PenaltyRecords {
 		}
 
 		private static long keptFor(Block block, long nowNanos) {
-			long kept = block.forgivenNanos() - nowNanos;
-			return (kept < Long.MAX_VALUE - EXPIRY_TOLERANCE_NANOS) ? Math.max(0, kept) + EXPIRY_TOLERANCE_NANOS
-					: Long.MAX_VALUE;
+			return ExpiryTolerance.keptFor(block.forgivenNanos() - nowNanos);
 		}
 
 	}

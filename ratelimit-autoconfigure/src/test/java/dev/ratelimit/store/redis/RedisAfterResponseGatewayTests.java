@@ -23,8 +23,7 @@ class RedisAfterResponseGatewayTests extends AfterResponseGatewayScenarios {
 		if (this.redis == null) {
 			this.redis = TestRedis.startEmbedded();
 		}
-		return List.of("ratelimit.store=redis", "spring.data.redis.host=" + this.redis.host(),
-				"spring.data.redis.port=" + this.redis.port());
+		return this.redis.storeProperties();
 	}
 
 	@Override

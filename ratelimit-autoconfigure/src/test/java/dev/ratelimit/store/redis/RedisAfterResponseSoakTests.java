@@ -1,5 +1,6 @@
 package dev.ratelimit.store.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.ratelimit.e2e.AfterResponseSoak;
@@ -16,8 +17,9 @@ class RedisAfterResponseSoakTests extends AfterResponseSoak {
 	protected List<String> storeProperties() {
 		// A Redis slow to answer on a busy machine would have requests decided by the
 		// failure mode, which is not what this soak measures.
-		return List.of("ratelimit.store=redis", "spring.data.redis.host=" + this.redis.host(),
-				"spring.data.redis.port=" + this.redis.port(), "ratelimit.redis.timeout=10s");
+		List<String> properties = new ArrayList<>(this.redis.storeProperties());
+		properties.add("ratelimit.redis.timeout=10s");
+		return properties;
 	}
 
 	@Override

@@ -19,8 +19,7 @@ class RedisSeveralPoliciesGatewayTests extends SeveralPoliciesGatewayScenarios {
 		if (this.redis == null) {
 			this.redis = TestRedis.startEmbedded();
 		}
-		return List.of("ratelimit.store=redis", "spring.data.redis.host=" + this.redis.host(),
-				"spring.data.redis.port=" + this.redis.port());
+		return this.redis.storeProperties();
 	}
 
 	@Override

@@ -81,6 +81,14 @@ final class TestRedis implements AutoCloseable {
 	}
 
 	/**
+	 * The properties of a gateway whose policies' buckets live in this Redis.
+	 */
+	List<String> storeProperties() {
+		return List.of("ratelimit.store=redis", "spring.data.redis.host=" + this.host,
+				"spring.data.redis.port=" + this.port);
+	}
+
+	/**
 	 * A template on its own connection factory, closed with this Redis.
 	 */
 	ReactiveStringRedisTemplate template() {
