@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.policy.ConfigurationProblem;
 import dev.ratelimit.policy.InvalidRateLimitConfigurationException;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -25,6 +26,14 @@ class InvalidRateLimitConfigurationFailureAnalyzer
 		if (cause.getProblems().stream().anyMatch(RateLimitConfigurationBinding::isUnknownKey)) {
 			action += " To let keys the starter does not know pass, set "
 					+ RateLimitConfigurationBinding.IGNORE_UNKNOWN_KEYS + "=true.";
+		}
+		if (AotDetector.useGeneratedArtifacts() && cause.getProblems().stream().anyMatch(
+				(problem) -> problem.property().endsWith(".store") || problem.property().endsWith("(or ratelimit.store)"))) {
+			// The conditions on ratelimit.store were evaluated when the application was
+			// processed; a store set at run time, by a property or a profile, is not there.
+			action += " With Spring AOT the stores are those configured when the application was AOT-processed: "
+					+ "set ratelimit.store (or the profile that sets it) for the build's process-aot, or start "
+					+ "without -Dspring.aot.enabled=true.";
 		}
 		return new FailureAnalysis(description.toString(), action, cause);
 	}

@@ -1,7 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
 import java.util.Map;
-import java.util.function.Supplier;
 
 import dev.ratelimit.gateway.PassThroughRateLimiter;
 import dev.ratelimit.gateway.PolicyRateLimiter;
@@ -9,7 +8,8 @@ import dev.ratelimit.web.RequestJudges;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.BeanFactory;
+import org.springframework.aot.AotDetector;
+import org.springframework.beans.factory.config.RuntimeBeanReference;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -27,7 +27,7 @@ import org.springframework.core.env.Environment;
  * injection by type, so that Spring Cloud Gateway's own single {@code RateLimiter}
  * (its {@code RedisRateLimiter}) still injects where it is expected; inject ours by
  * name or qualifier. A bean already defined under such a name is left alone, with a
- * warning.
+ * warning. With Spring AOT the beans are those of the policies configured at build time.
  */
 final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProcessor {
 
@@ -41,6 +41,11 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		if (AotDetector.useGeneratedArtifacts()) {
+			// Registered at build time: the definitions are in the code Spring AOT generated,
+			// and would each be taken here for a bean the application defined.
+			return;
+		}
 		// Only the policy ids are needed here; a value that does not bind is reported by
 		// the binding of RateLimitProperties, with the rest of the configuration.
 		Binder binder = Binder.get(this.environment);
@@ -49,7 +54,6 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 			.bind("ratelimit.policies", Bindable.mapOf(String.class, RateLimitProperties.Policy.class), ignoreErrors)
 			.orElse(Map.of());
 		boolean enabled = binder.bind("ratelimit.enabled", Bindable.of(Boolean.class), ignoreErrors).orElse(true);
-		BeanFactory beanFactory = (BeanFactory) registry;
 		for (String policyId : policies.keySet()) {
 			String beanName = policyId + PolicyRateLimiter.BEAN_NAME_SUFFIX;
 			if (registry.containsBeanDefinition(beanName)) {
@@ -57,15 +61,29 @@ final class PolicyRateLimiterRegistrar implements BeanDefinitionRegistryPostProc
 						+ beanName + "' is already defined, and RequestRateLimiter routes naming it get that bean");
 				continue;
 			}
-			RootBeanDefinition definition = enabled ? definition(PolicyRateLimiter.class,
-					() -> PolicyRateLimiter.of(beanFactory.getBean(RequestJudges.class), policyId))
-					: definition(PassThroughRateLimiter.class, PassThroughRateLimiter::new);
-			registry.registerBeanDefinition(beanName, definition);
+			registry.registerBeanDefinition(beanName, enabled ? policyRateLimiter(policyId) : passThroughRateLimiter());
 		}
 	}
 
-	private static <T extends RateLimiter<?>> RootBeanDefinition definition(Class<T> type, Supplier<T> supplier) {
-		RootBeanDefinition definition = new RootBeanDefinition(type, supplier);
+	/**
+	 * {@code PolicyRateLimiter.of(requestJudges, policyId)}, as a factory method rather
+	 * than an instance supplier so that Spring AOT can generate the definition's code.
+	 */
+	private static RootBeanDefinition policyRateLimiter(String policyId) {
+		RootBeanDefinition definition = nonDefaultCandidate(PolicyRateLimiter.class);
+		definition.setFactoryMethodName("of");
+		definition.getConstructorArgumentValues()
+			.addIndexedArgumentValue(0, new RuntimeBeanReference(RequestJudges.class));
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(1, policyId);
+		return definition;
+	}
+
+	private static RootBeanDefinition passThroughRateLimiter() {
+		return nonDefaultCandidate(PassThroughRateLimiter.class);
+	}
+
+	private static RootBeanDefinition nonDefaultCandidate(Class<? extends RateLimiter<?>> type) {
+		RootBeanDefinition definition = new RootBeanDefinition(type);
 		definition.setDefaultCandidate(false);
 		return definition;
 	}

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -26,6 +27,7 @@ import org.springframework.web.server.ServerWebExchange;
 @Import({ PolicyReloadConfiguration.class, PolicyConfiguration.class, CaffeineStoreConfiguration.class,
 		BucketStoresConfiguration.class, RequestPathConfiguration.class,
 		FilterConfiguration.class })
+@ImportRuntimeHints(RateLimitRuntimeHints.class)
 public final class RateLimitAutoConfiguration {
 
 	@Bean

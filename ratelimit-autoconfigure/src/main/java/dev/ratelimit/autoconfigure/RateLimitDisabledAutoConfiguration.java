@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
 /**
@@ -17,6 +18,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration
 @ConditionalOnClass(GatewayFilterFactory.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", havingValue = false)
+@ImportRuntimeHints(RateLimitRuntimeHints.class)
 public final class RateLimitDisabledAutoConfiguration {
 
 	/**

@@ -19,11 +19,18 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * client's next request, typically the retry after a {@code 429}, was never answered
  * (reactor/reactor-netty#4361). Spring Boot 4.0.7 manages 1.3.6, and a starter cannot
  * override the versions that the application's own dependency management picks, so
- * the application has to.
+ * the application has to, or move to a Spring Boot that manages 1.3.8: 4.0.9 and 4.1.2
+ * do (their reactor-bom is 2025.0.8).
  */
 final class ReactorNettyVersionCheck implements SmartInitializingSingleton {
 
 	private static final Log logger = LogFactory.getLog(ReactorNettyVersionCheck.class);
+
+	/**
+	 * The Spring Boot versions known to manage Reactor Netty 1.3.8 (reactor-bom 2025.0.8):
+	 * 4.1.2 is built and tested with this starter, 4.0.9's dependency management was read.
+	 */
+	static final String BOOT_VERSIONS_WITH_FIX = "4.0.9 and 4.1.2";
 
 	private final String runningVersion;
 
@@ -42,7 +49,8 @@ final class ReactorNettyVersionCheck implements SmartInitializingSingleton {
 					+ "keep-alive connection unanswered after a response the gateway wrote itself, such as a 429 "
 					+ "(reactor/reactor-netty#4361, fixed in 1.3.8). Upgrade it: with spring-boot-starter-parent "
 					+ "4.0.x set the Maven properties reactor-bom.version=2025.0.8 and netty.version=4.2.18.Final "
-					+ "(Reactor Netty 1.3.8 needs Netty 4.2.18 or newer).");
+					+ "(Reactor Netty 1.3.8 needs Netty 4.2.18 or newer). Spring Boot " + BOOT_VERSIONS_WITH_FIX
+					+ " manage Reactor Netty 1.3.8 themselves and need neither property.");
 		}
 	}
 

@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -320,6 +321,25 @@ class RateLimitAutoConfigurationTests {
 					.contains("    ratelimit.policies.orders.tiers.anonymous[0].limit: was 5, must not be set for "
 							+ "leaky-bucket, which takes capacity, drain-rate and optionally drain-period");
 				assertThat(analysis.getAction()).contains("Correct the properties listed above");
+			});
+	}
+
+	@Test
+	void withSpringAotAMissingStoreIsExplainedByTheBuildTimeConditions() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.store=redis")
+			.run((context) -> {
+				InvalidRateLimitConfigurationFailureAnalyzer analyzer = new InvalidRateLimitConfigurationFailureAnalyzer();
+				assertThat(analyzer.analyze(context.getStartupFailure()).getAction()).doesNotContain("Spring AOT");
+				System.setProperty(AotDetector.AOT_ENABLED, "true");
+				try {
+					assertThat(analyzer.analyze(context.getStartupFailure()).getAction())
+						.contains("With Spring AOT the stores are those configured when the application was "
+								+ "AOT-processed: set ratelimit.store (or the profile that sets it)");
+				}
+				finally {
+					System.clearProperty(AotDetector.AOT_ENABLED);
+				}
 			});
 	}
 

@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import reactor.core.publisher.Mono;
 
+import org.springframework.aot.AotDetector;
+import org.springframework.aot.generate.ClassNameGenerator;
+import org.springframework.aot.generate.DefaultGenerationContext;
+import org.springframework.aot.generate.GeneratedFiles.Kind;
+import org.springframework.aot.generate.InMemoryGeneratedFiles;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -34,6 +42,10 @@ import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewa
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.cloud.gateway.handler.predicate.PredicateDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.javapoet.ClassName;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
@@ -295,6 +307,47 @@ class RateLimitRoutesAutoConfigurationTests {
 			assertThat(response.isAllowed()).isTrue();
 			assertThat(response.getHeaders()).isEqualTo(Map.of());
 		});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "true, PolicyRateLimiter", "false, PassThroughRateLimiter" })
+	void theRateLimiterBeansCanBeProcessedAheadOfTime(boolean enabled, String rateLimiterClass) throws IOException {
+		// Spring AOT generates code for each bean definition: an instance supplier has none.
+		try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+			TestPropertyValues.of(TWO_POLICIES).and("ratelimit.enabled=" + enabled).applyTo(context);
+			context.register(RateLimitAutoConfiguration.class, RateLimitDisabledAutoConfiguration.class,
+					RateLimitRoutesAutoConfiguration.class);
+			InMemoryGeneratedFiles files = new InMemoryGeneratedFiles();
+			DefaultGenerationContext generation = new DefaultGenerationContext(
+					new ClassNameGenerator(ClassName.get(RateLimitRoutesAutoConfigurationTests.class)), files);
+			new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+			generation.writeGeneratedContent();
+			List<String> sources = new ArrayList<>();
+			for (String path : files.getGeneratedFiles(Kind.SOURCE).keySet()) {
+				sources.add(files.getGeneratedFileContent(Kind.SOURCE, path));
+			}
+			assertThat(sources).anySatisfy((source) -> assertThat(source)
+				.contains("BeanDefinition getOrdersRateLimiterBeanDefinition()")
+				.contains("new RootBeanDefinition(" + rateLimiterClass + ".class)"));
+		}
+	}
+
+	@Test
+	void withGeneratedCodeTheBuildTimeDefinitionsAreTakenAsTheyAre(CapturedOutput output) {
+		DefaultListableBeanFactory registry = new DefaultListableBeanFactory();
+		RootBeanDefinition generated = new RootBeanDefinition(PolicyRateLimiter.class);
+		registry.registerBeanDefinition("ordersRateLimiter", generated);
+		MockEnvironment environment = new MockEnvironment().withProperty(
+				"ratelimit.policies.orders.tiers.anonymous[0].algorithm", "fixed-window");
+		System.setProperty(AotDetector.AOT_ENABLED, "true");
+		try {
+			new PolicyRateLimiterRegistrar(environment).postProcessBeanDefinitionRegistry(registry);
+		}
+		finally {
+			System.clearProperty(AotDetector.AOT_ENABLED);
+		}
+		assertThat(registry.getBeanDefinition("ordersRateLimiter")).isSameAs(generated);
+		assertThat(output).doesNotContain("is not offered as a RateLimiter bean");
 	}
 
 }
