@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import dev.ratelimit.metrics.RateLimitBlockMetrics;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
+import dev.ratelimit.metrics.RateLimitRedisCallMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.metrics.RateLimitSettlementMetrics;
@@ -10,6 +11,7 @@ import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
+import dev.ratelimit.store.redis.RedisBucketStore;
 import dev.ratelimit.web.HeldRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -20,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -27,8 +30,9 @@ import org.springframework.context.annotation.Import;
  * {@code ratelimit.requests}, {@code ratelimit.decision}, {@code ratelimit.shaping.delay},
  * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
  * {@code ratelimit.settled.units}, {@code ratelimit.response.cost.unreadable},
- * {@code ratelimit.in-flight}, {@code ratelimit.blocks}, {@code ratelimit.buckets} and
- * {@code ratelimit.reloads},
+ * {@code ratelimit.in-flight}, {@code ratelimit.blocks}, {@code ratelimit.buckets},
+ * {@code ratelimit.reloads}, and, with the {@code redis} store, {@code ratelimit.redis.calls}
+ * and {@code ratelimit.redis.decisions},
  * in whatever registry
  * Micrometer is set up with.
  */
@@ -85,6 +89,22 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnBean(RateLimitBucketMetrics.class)
 	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitBucketMetricsReload(RateLimitBucketMetrics metrics) {
 		return (event) -> metrics.policiesReloaded(event.getPolicies());
+	}
+
+	/**
+	 * The {@code redis} store's calls, where Spring Data Redis is present.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.data.redis.core.ReactiveStringRedisTemplate")
+	static final class RedisCallMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(RedisBucketStore.class)
+		RateLimitRedisCallMetrics rateLimitRedisCallMetrics(RedisBucketStore store) {
+			return new RateLimitRedisCallMetrics(store);
+		}
+
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.ratelimit.autoconfigure;
 import java.time.Duration;
 
 import dev.ratelimit.store.redis.FailureMode;
+import dev.ratelimit.store.redis.RedisBucketStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -60,6 +61,19 @@ public class RateLimitRedisProperties {
 	 */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
+	/**
+	 * Whether a node refuses a bucket's requests by itself, without calling Redis, once
+	 * Redis has refused one of the same cost, until that refusal's retry-after: exact,
+	 * since other nodes can only take more of the bucket meanwhile. Tiers with a
+	 * concurrency limit always ask Redis.
+	 */
+	private boolean localRefusals = true;
+
+	/**
+	 * Calls concurrent requests of one bucket share.
+	 */
+	private final SharedCalls sharedCalls = new SharedCalls();
+
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
@@ -102,6 +116,41 @@ public class RateLimitRedisProperties {
 
 	public CircuitBreaker getCircuitBreaker() {
 		return this.circuitBreaker;
+	}
+
+	public boolean isLocalRefusals() {
+		return this.localRefusals;
+	}
+
+	public void setLocalRefusals(boolean localRefusals) {
+		this.localRefusals = localRefusals;
+	}
+
+	public SharedCalls getSharedCalls() {
+		return this.sharedCalls;
+	}
+
+	/**
+	 * Calls that judge several concurrent requests of one bucket: a request that finds
+	 * no call in flight for its bucket goes at once, those that arrive meanwhile go
+	 * together in the next call, judged in order as if each came alone.
+	 */
+	public static class SharedCalls {
+
+		/**
+		 * Most requests one call judges; more wait for a call of their own. 1: every
+		 * request its own call.
+		 */
+		private int maxBatch = RedisBucketStore.DEFAULT_MAX_BATCH;
+
+		public int getMaxBatch() {
+			return this.maxBatch;
+		}
+
+		public void setMaxBatch(int maxBatch) {
+			this.maxBatch = maxBatch;
+		}
+
 	}
 
 	/**

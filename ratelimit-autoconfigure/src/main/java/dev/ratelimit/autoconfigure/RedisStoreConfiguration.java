@@ -25,7 +25,8 @@ class RedisStoreConfiguration {
 			RateLimitRedisProperties properties, ObjectProvider<CaffeineBucketStore> localStore) {
 		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.REDIS, connectionFactory);
 		return new RedisBucketStore(RemoteStores.script(template, properties), properties.getTimeout(),
-				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM);
+				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM,
+				properties.getSharedCalls().getMaxBatch(), properties.isLocalRefusals());
 	}
 
 }

@@ -85,6 +85,11 @@ final class RemoteStores {
 	}
 
 	/**
+	 * Most requests one shared call may judge: its arguments and reply stay small.
+	 */
+	static final int MAX_BATCH = 1024;
+
+	/**
 	 * Checks every {@code ratelimit.redis.*} property, reporting all problems at once.
 	 */
 	static void validate(RateLimitRedisProperties properties) {
@@ -106,6 +111,11 @@ final class RemoteStores {
 		ConfigurationChecks.positive("ratelimit.redis.circuit-breaker.probe-interval", breaker.getProbeInterval(),
 				problems);
 		ConfigurationChecks.positive("ratelimit.redis.slot-lease-time", properties.getSlotLeaseTime(), problems);
+		int maxBatch = properties.getSharedCalls().getMaxBatch();
+		if (maxBatch < 1 || maxBatch > MAX_BATCH) {
+			problems.add(new ConfigurationProblem("ratelimit.redis.shared-calls.max-batch", maxBatch,
+					"must be from 1 (every request its own call) to " + MAX_BATCH));
+		}
 		ConfigurationChecks.requireNone(problems);
 	}
 

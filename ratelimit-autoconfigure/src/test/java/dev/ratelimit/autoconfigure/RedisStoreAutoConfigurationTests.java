@@ -189,6 +189,20 @@ class RedisStoreAutoConfigurationTests {
 	}
 
 	@Test
+	void aMaxBatchOutOfRangeFailsNamingThePropertyAndTheValue() {
+		for (String maxBatch : new String[] { "0", "1025" }) {
+			this.contextRunner
+				.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.shared-calls.max-batch=" + maxBatch)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.hasMessageContaining("ratelimit.redis.shared-calls.max-batch")
+					.hasMessageContaining(maxBatch)
+					.hasMessageContaining("from 1"));
+		}
+	}
+
+	@Test
 	void keyPrefixWithABraceFailsNamingTheProperty() {
 		this.contextRunner.withPropertyValues("ratelimit.store=redis", "ratelimit.redis.key-prefix=rl{x}")
 			.run((context) -> assertThat(context).hasFailed()

@@ -169,6 +169,44 @@ public final class BucketScript {
 	}
 
 	/**
+	 * Judge each of {@code costs} in turn against the bucket's one limit, in one call of
+	 * its lean script, as if each came alone, and count {@code refusedHere} requests more
+	 * as judged (refused by this node by itself); one decision per cost, in order.
+	 * @throws IllegalArgumentException for a tier without a lean script
+	 */
+	@SuppressWarnings("unchecked")
+	Mono<Decision[]> acquireEach(RedisLayout layout, String clientKey, long[] costs, long refusedHere) {
+		Algorithm lean = layout.leanAlgorithm();
+		if (lean == null) {
+			throw new IllegalArgumentException("Tier '" + layout.tier().name() + "' has no lean script");
+		}
+		return this.connection
+			.onRedis(this.connection.template()
+				.execute(this.leanScripts.get(lean), layout.leanKeys(clientKey),
+						layout.leanArguments(costs, refusedHere)))
+			.collectList()
+			.map((reply) -> ScriptReplies.eachDecision(layout.tier(), ScriptReplies.flatten(reply), costs.length));
+	}
+
+	/**
+	 * Judge {@code cost} against every limit of the bucket with the generic script,
+	 * counting {@code requests} as judged: this one and those refused by this node by
+	 * itself since its last call.
+	 */
+	Mono<Decision[]> acquire(RedisLayout layout, String clientKey, long cost, long requests) {
+		return call(layout, clientKey, "acquire", cost, 0, requests, Refund.NONE, Refund.NONE)
+			.map((reply) -> ScriptReplies.decisions(layout.tier(), reply, 0));
+	}
+
+	/**
+	 * {@link #check(RedisLayout, String, long)}, counting {@code requests} as judged.
+	 */
+	Mono<Decision[]> check(RedisLayout layout, String clientKey, long cost, long requests) {
+		return call(layout, clientKey, "check", cost, 0, requests, Refund.NONE, Refund.NONE)
+			.map((reply) -> ScriptReplies.decisions(layout.tier(), reply, 0));
+	}
+
+	/**
 	 * Judge {@code cost} against every limit of the bucket under a penalty box,
 	 * atomically with the client's block: refused at once while blocked, a block started
 	 * on a breach.

@@ -7,6 +7,7 @@ import java.util.function.Function;
 
 import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketDecider;
@@ -39,7 +40,18 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 
 	private static final long NANOS_PER_MICRO = 1_000;
 
+	/**
+	 * The default of {@code ratelimit.redis.shared-calls.max-batch}.
+	 */
+	public static final int DEFAULT_MAX_BATCH = 64;
+
 	private final HeldSlots heldSlots = new HeldSlots();
+
+	private final SharedCalls sharedCalls;
+
+	private final SharedCalls.Judge acquiring = new Acquiring();
+
+	private final SharedCalls.Judge checking = new Checking();
 
 	/**
 	 * @param script the bucket script, bound to the key prefix
@@ -48,12 +60,35 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * @param clock the clock health's PING is timed with
 	 */
 	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock) {
-		this(script, timeout, guard, clock, START_UP_WAIT);
+		this(script, timeout, guard, clock, DEFAULT_MAX_BATCH, true);
+	}
+
+	/**
+	 * @param script the bucket script, bound to the key prefix
+	 * @param timeout longest a decision may wait on Redis, queued behind a shared call
+	 * included
+	 * @param guard what to decide when Redis fails
+	 * @param clock the clock health's PING is timed with, and refusals repeated by this
+	 * node are counted on
+	 * @param maxBatch most concurrent requests of one bucket one call judges
+	 * ({@code ratelimit.redis.shared-calls.max-batch}); {@code 1}: each its own call
+	 * @param refuseLocally whether this node repeats Redis's refusal of a bucket until
+	 * its retry-after ({@code ratelimit.redis.local-refusals})
+	 */
+	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+			int maxBatch, boolean refuseLocally) {
+		this(script, timeout, guard, clock, START_UP_WAIT, maxBatch, refuseLocally);
 	}
 
 	RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
 			Duration startUpWait) {
+		this(script, timeout, guard, clock, startUpWait, DEFAULT_MAX_BATCH, true);
+	}
+
+	RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+			Duration startUpWait, int maxBatch, boolean refuseLocally) {
 		super(script, timeout, guard, clock, startUpWait);
+		this.sharedCalls = new SharedCalls(clock, timeout, maxBatch, refuseLocally);
 	}
 
 	@Override
@@ -70,12 +105,22 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		connect();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A tier without a limit that counts requests in flight is judged on its bucket's
+	 * {@link SharedCalls lane}: refused by this node while Redis's last refusal stands, and
+	 * otherwise in a call concurrent requests of its bucket may share.
+	 */
 	@Override
 	public Mono<Verdict> acquire(BucketId id, Tier tier, long cost) {
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		if (!layout.countsInFlight()) {
+			return this.sharedCalls.decide(this.acquiring, id, layout, cost, layout.leanAlgorithm() != null);
+		}
 		if (!this.guard.allowsCall()) {
 			return this.guard.fallback(id, tier, cost);
 		}
-		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
 		return judged(id, tier, layout, this.script.acquire(layout, id.key(), cost), Verdict::of)
 			.onErrorResume((failure) -> this.guard.onFailure(failure, id, tier, cost));
 	}
@@ -123,10 +168,13 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	@Override
 	public Mono<Verdict> check(BucketId id, Tier tier, long cost) {
+		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
+		if (!layout.countsInFlight()) {
+			return this.sharedCalls.decide(this.checking, id, layout, cost, false);
+		}
 		if (!this.guard.allowsCall()) {
 			return this.guard.checkFallback(id, tier, cost);
 		}
-		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
 		return judged(id, tier, layout, this.script.check(layout, id.key(), cost), Verdict::of)
 			.onErrorResume((failure) -> this.guard.onCheckFailure(failure, id, tier, cost));
 	}
@@ -184,6 +232,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		}
 		RedisLayout layout = this.script.layouts().layout(id.policy(), tier);
 		boolean releases = settlement.ended() && layout.countsInFlight();
+		boolean givesBack = settlement.units() < 0;
 		if (!this.guard.allowsCall()) {
 			if (releases) {
 				this.heldSlots.released(id, tier);
@@ -195,7 +244,12 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 			.defer(() -> this.script.settle(layout, id.key(), settlement.units(),
 					settlement.admittedNanosAgo() / NANOS_PER_MICRO, settlement.ended()))
 			.timeout(this.timeout)
-			.doOnSuccess((done) -> this.guard.onSuccess())
+			.doOnSuccess((done) -> {
+				this.guard.onSuccess();
+				if (givesBack) {
+					this.sharedCalls.forget(layout, id.key());
+				}
+			})
 			.doOnError(this.guard::recordFailure)
 			.map(Verdict::of);
 		if (!releases) {
@@ -213,6 +267,39 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 				.doOnError((failure) -> release.run())
 				.doOnCancel(release);
 		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * This node stops repeating the bucket's refusals once Redis has reset it; other
+	 * nodes repeat theirs until their retry-after.
+	 */
+	@Override
+	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
+		return super.reset(policy, key).doOnSuccess((done) -> this.sharedCalls.forget(policy.id(), key));
+	}
+
+	/**
+	 * Decision calls sent to Redis since start: a shared call counts once.
+	 */
+	public long decisionCalls() {
+		return this.sharedCalls.calls();
+	}
+
+	/**
+	 * Requests Redis judged since start, in {@link #decisionCalls()}.
+	 */
+	public long judgedOnRedis() {
+		return this.sharedCalls.judgedOnRedis();
+	}
+
+	/**
+	 * Requests this node refused by itself since start, repeating a refusal Redis gave
+	 * their bucket until its retry-after.
+	 */
+	public long refusedLocally() {
+		return this.sharedCalls.refusedLocally();
 	}
 
 	/**
@@ -257,6 +344,9 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		Map<String, Object> details = this.guard.healthDetails();
 		long ping = this.pingMicros.get();
 		details.put("pingMicros", (ping >= 0) ? ping : (ping == NO_PING_YET) ? "pending" : "failed");
+		details.put("decisionCalls", decisionCalls());
+		details.put("judgedOnRedis", judgedOnRedis());
+		details.put("refusedLocally", refusedLocally());
 		return new StoreHealth(this.guard.up(), this.guard.serving(), details);
 	}
 
@@ -291,6 +381,77 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	@Override
 	public int getPhase() {
 		return PHASE;
+	}
+
+	/**
+	 * An acquire on Redis: several requests in one call of the lean script, one in the
+	 * generic script's.
+	 */
+	private final class Acquiring implements SharedCalls.Judge {
+
+		@Override
+		public boolean allowsCall() {
+			return RedisBucketStore.this.guard.allowsCall();
+		}
+
+		@Override
+		public Mono<Verdict[]> call(BucketId id, RedisLayout layout, long[] costs, long refusedHere) {
+			BucketScript script = RedisBucketStore.this.script;
+			if (layout.leanAlgorithm() != null) {
+				return script.acquireEach(layout, id.key(), costs, refusedHere).map((decisions) -> decisions);
+			}
+			return script.acquire(layout, id.key(), costs[0], 1 + refusedHere)
+				.map((decisions) -> new Verdict[] { Verdict.of(decisions) });
+		}
+
+		@Override
+		public void answered() {
+			RedisBucketStore.this.guard.onSuccess();
+		}
+
+		@Override
+		public Mono<Verdict> failed(Throwable failure, BucketId id, Tier tier, long cost) {
+			return RedisBucketStore.this.guard.onFailure(failure, id, tier, cost);
+		}
+
+		@Override
+		public Mono<Verdict> fallback(BucketId id, Tier tier, long cost) {
+			return RedisBucketStore.this.guard.fallback(id, tier, cost);
+		}
+
+	}
+
+	/**
+	 * A check on Redis, one request a call.
+	 */
+	private final class Checking implements SharedCalls.Judge {
+
+		@Override
+		public boolean allowsCall() {
+			return RedisBucketStore.this.guard.allowsCall();
+		}
+
+		@Override
+		public Mono<Verdict[]> call(BucketId id, RedisLayout layout, long[] costs, long refusedHere) {
+			return RedisBucketStore.this.script.check(layout, id.key(), costs[0], 1 + refusedHere)
+				.map((decisions) -> new Verdict[] { Verdict.of(decisions) });
+		}
+
+		@Override
+		public void answered() {
+			RedisBucketStore.this.guard.onSuccess();
+		}
+
+		@Override
+		public Mono<Verdict> failed(Throwable failure, BucketId id, Tier tier, long cost) {
+			return RedisBucketStore.this.guard.onCheckFailure(failure, id, tier, cost);
+		}
+
+		@Override
+		public Mono<Verdict> fallback(BucketId id, Tier tier, long cost) {
+			return RedisBucketStore.this.guard.checkFallback(id, tier, cost);
+		}
+
 	}
 
 }

@@ -215,6 +215,29 @@ public final class RedisLayout {
 	}
 
 	/**
+	 * The lean script's arguments for several requests judged in turn, as if each came
+	 * alone, and {@code refusedHere} more requests counted as judged: the costs separated
+	 * by spaces, then {@code /} and that count unless it is {@code 0}.
+	 */
+	List<String> leanArguments(long[] costs, long refusedHere) {
+		if (costs.length == 1 && refusedHere == 0) {
+			return leanArguments(costs[0]);
+		}
+		StringBuilder judged = new StringBuilder(costs.length * 2 + 8);
+		for (long cost : costs) {
+			judged.append(cost).append(' ');
+		}
+		if (refusedHere > 0) {
+			judged.append('/').append(refusedHere);
+		}
+		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS + this.calendars.size());
+		arguments.add(judged.toString());
+		arguments.addAll(this.leanArguments);
+		addCalendars(arguments);
+		return arguments;
+	}
+
+	/**
 	 * The periods arguments of the limits counted in calendar periods, around this
 	 * node's clock now.
 	 */

@@ -61,9 +61,10 @@ import dev.ratelimit.algorithm.Algorithm;
  * {@code periods[i - periods.first + 2]} where it ends ({@link ScriptProtocol}). Each
  * section runs in a block of its own, so that its
  * own locals stay its own. The generic form wraps each section in a function of the
- * algorithm's table, its state in a table per limit; the lean form puts load, probe and
- * commit (then idle) one after the other in {@code one_limit_driver.lua}, in place of its
- * line {@code --@algorithm}.
+ * algorithm's table, its state in a table per limit; the lean form puts load, then probe
+ * and commit for each cost of the call in turn (several when concurrent requests share a
+ * call), then idle, in {@code one_limit_driver.lua}, in place of its line
+ * {@code --@algorithm}.
  * <p>
  * Each form has a penalized variant, for a policy with a penalty box: the sections of
  * {@code penalty.lua} in its driver's lines {@code --@blocked} (the client's block looked
@@ -203,15 +204,20 @@ final class ScriptAssembler {
 		}
 		declare(lua, "", source.state());
 		lua.append(block("", source.section("load")));
-		lua.append("local allowed, remaining, reset, retry_after\nlocal delay = 0\n")
-			.append(block("", source.section("probe")));
-		lua.append("if allowed then\n").append(block("\t", source.section("commit")));
+		// Each cost in turn, on the state as the previous one left it: as if each came alone.
+		lua.append("local consumed = false\nreply = {}\nfor i = 1, #costs do\n\tlocal cost = costs[i]\n")
+			.append("\tlocal allowed, remaining, reset, retry_after\n\tlocal delay = 0\n")
+			.append(block("\t", source.section("probe")));
+		lua.append("\tlocal replied = #reply\n\tif allowed then\n").append(block("\t\t", source.section("commit")))
+			.append("\t\tconsumed = true\n")
+			.append("\t\treply[replied + 1], reply[replied + 2], reply[replied + 3], reply[replied + 4], reply[replied + 5] = ")
+			.append("1, remaining, reset, retry_after, delay\n\telse\n")
+			.append("\t\treply[replied + 1], reply[replied + 2], reply[replied + 3], reply[replied + 4], reply[replied + 5] = ")
+			.append("0, remaining, reset, retry_after, 0\n\tend\nend\n");
 		if (!source.fields().isEmpty()) {
-			lua.append("\twritten = string.format(").append(format(source, 0, "'%d%s"))
-				.append(", requests + 1, tagged, ").append(names(source.fields())).append(")\n");
+			lua.append("if consumed then\n\twritten = string.format(").append(format(source, 0, "'%d%s"))
+				.append(", requests + judged, tagged, ").append(names(source.fields())).append(")\nend\n");
 		}
-		lua.append("\treply = { 1, remaining, reset, retry_after, delay }\nelse\n")
-			.append("\treply = { 0, remaining, reset, retry_after, 0 }\nend\n");
 		if (source.section("idle") != null) {
 			lua.append(block("", source.section("idle")));
 		}

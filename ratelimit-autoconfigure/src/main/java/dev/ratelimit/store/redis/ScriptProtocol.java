@@ -78,7 +78,8 @@ import dev.ratelimit.algorithm.Algorithm;
  * <b>The lean script</b> of an algorithm judges an acquire on a tier of one limit, as the
  * generic script does and on the same stored text; a limit that counts requests in
  * flight has none, its tier is the generic script's. Keys: the bucket key, then, for a
- * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision.
+ * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision
+ * per request judged.
  * <p>
  * <b>The penalized forms</b> of both scripts judge an {@code acquire} (or, the generic
  * one, a {@code check}) under a penalty box. Keys: the form's own, then the client's
@@ -137,7 +138,9 @@ final class ScriptProtocol {
 	static final int ARGUMENTS_PER_LIMIT = 7;
 
 	/**
-	 * Arguments of the lean script, in order: cost, idle-ms, then the limit's quota,
+	 * Arguments of the lean script, in order: cost (or, for several requests judged in
+	 * turn as if each came alone, their costs each followed by a space, then {@code /n}
+	 * when {@code n} more requests are to be counted as judged), idle-ms, then the limit's quota,
 	 * period in microseconds, rate, max-delay in microseconds and delay-after, and its tag
 	 * between {@code |} and a space, as it stands in the bucket key; then, for a limit
 	 * counted in calendar periods, its periods argument.

@@ -45,6 +45,18 @@ final class ScriptReplies {
 	}
 
 	/**
+	 * The decisions of a lean call that judged {@code count} requests in turn on a tier
+	 * of one limit: one per request, in order.
+	 */
+	static Decision[] eachDecision(Tier tier, List<Object> reply, int count) {
+		Decision[] decisions = new Decision[count];
+		for (int i = 0; i < count; i++) {
+			decisions[i] = decisions(tier, reply, i * ScriptProtocol.DECISION_VALUES)[0];
+		}
+		return decisions;
+	}
+
+	/**
 	 * Each limit as a peek describes it (the reply of a {@code peek} or a
 	 * {@code settle}): a decision admitting nothing more, with its remaining and reset.
 	 */

@@ -6,7 +6,22 @@
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
 --@blocked
-local cost, quota, period, rate = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+-- The cost of one request, or those of several judged in order as if each came alone
+-- (a shared call), separated by spaces and followed by '/<n>' when this node refused n
+-- requests by itself since its last call: all are counted as judged.
+local costs, judged = { tonumber(ARGV[1]) }, 0
+if not costs[1] then
+	costs = {}
+	for word in string.gmatch(ARGV[1], '%S+') do
+		if string.byte(word) == 47 then
+			judged = tonumber(string.sub(word, 2))
+		else
+			costs[#costs + 1] = tonumber(word)
+		end
+	end
+end
+judged = judged + #costs
+local quota, period, rate = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
 local tagged = ARGV[8]
 local key = KEYS[2]
@@ -39,14 +54,14 @@ if stored then
 		a, b, c = tonumber(a), tonumber(b), tonumber(c)
 	end
 end
--- What the algorithm sets: the reply and, when it consumed, the whole text to store, in
--- one string.format; left nil, the limit's fields stay as they were read. And, when it
+-- What the algorithm sets: the reply (each request's decision in turn) and, when it
+-- consumed, the whole text to store, in one string.format; left nil, the limit's fields stay as they were read. And, when it
 -- has an idle section, the microseconds until its state is as good as new.
 local reply, written
 local idle = 0
 --@algorithm
 if not written then
-	written = string.format('%d', requests + 1)
+	written = string.format('%d', requests + judged)
 	if fields_at then
 		written = written .. tagged .. string.match(stored, '^[^|]*', fields_at)
 	end

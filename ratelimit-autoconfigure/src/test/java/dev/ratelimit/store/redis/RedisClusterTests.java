@@ -102,6 +102,30 @@ class RedisClusterTests {
 		assertThat(masters).as("masters holding the buckets").hasSize(MASTERS);
 	}
 
+	/**
+	 * Two nodes' concurrent requests on each hot bucket share calls and repeat Redis's
+	 * refusals, on every master: fewer calls than requests, exactly the limit admitted.
+	 */
+	@Test
+	void sharedCallsAndLocalRefusalsStayExactOnEveryMaster() {
+		RedisBucketStore first = (RedisBucketStore) store("redis", Duration.ofSeconds(5), FailureMode.DENY);
+		RedisBucketStore second = (RedisBucketStore) store("redis", Duration.ofSeconds(5), FailureMode.DENY);
+		Tier tier = TestPolicies.tier("free", new TokenBucket(20, 1, Duration.ofDays(1)));
+		Set<Integer> masters = new HashSet<>();
+		for (int i = 0; i < CLIENTS; i++) {
+			BucketId id = new BucketId("orders", "free", "hot-" + i);
+			List<Verdict> verdicts = Flux.range(0, 200)
+				.flatMap((request) -> ((request % 2 == 0) ? first : second).acquire(id, tier, 1), 64)
+				.collectList()
+				.block();
+			assertThat(verdicts).as(id.key()).noneMatch(Verdict::fallback);
+			assertThat(verdicts).as(id.key()).filteredOn(Verdict::allowed).hasSize(20);
+			masters.add(cluster.masterOf(SlotHash.getSlot("orders:free:" + id.key())));
+		}
+		assertThat(masters).as("masters holding the buckets").hasSize(MASTERS);
+		assertThat(first.decisionCalls() + second.decisionCalls()).isLessThan(200L * CLIENTS);
+	}
+
 	@Test
 	void everyKeyOfABucketIsInTheSlotOfItsTagOnTheMasterServingIt() {
 		BucketStore store = store("redis", Duration.ofSeconds(5), FailureMode.DENY);

@@ -1,0 +1,4 @@
+-- Every request on one bucket of the hot route (src/bench/fleet-cost.sh).
+wrk.method = "GET"
+wrk.path = "/hot/item"
+wrk.headers["X-Hot"] = "everyone"

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# What a hot key costs Redis (docs/benchmarks.md, "Fleet cost"): two gateways with the
+# redis store on one Redis, each under wrk (FLEET_CONNECTIONS connections) on one hot
+# token bucket (capacity FLEET_CAPACITY, refilled FLEET_RATE a second) that refuses most
+# requests. Per variant: the commands the gateways sent Redis per request (INFO
+# commandstats: the scripts' calls, EVALSHA or EVAL, and the health PINGs; not the
+# commands a script runs inside Redis), requests and admissions, against
+# the bound capacity + rate x (run + warm-up). Variants: `shared` (the defaults: shared
+# calls and local refusals) and `each` (ratelimit.redis.shared-calls.max-batch=1 and
+# ratelimit.redis.local-refusals=false: one call per request, as before), each on a fresh
+# Redis, alternating over FLEET_ROUNDS rounds.
+#
+# Usage (from anywhere): ratelimit-autoconfigure/src/bench/fleet-cost.sh
+# Environment: FLEET_DURATION (s, 10), FLEET_WARMUP (s, 10), FLEET_ROUNDS (2),
+# FLEET_CONNECTIONS (64), FLEET_CAPACITY (1000), FLEET_RATE (500), FLEET_BASE_PORT (29080),
+# FLEET_OUTPUT (docs/benchmarks; writes fleet-cost.md and .csv there).
+# Needs wrk, nginx-light and redis-server (installed with apt-get when missing).
+set -euo pipefail
+
+MODULE=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(dirname "$MODULE")
+FILES=$MODULE/src/bench/e2e
+WORK=$MODULE/target/fleet-cost
+OUTPUT=${FLEET_OUTPUT:-$ROOT/docs/benchmarks}
+DURATION=${FLEET_DURATION:-10}
+WARMUP=${FLEET_WARMUP:-10}
+ROUNDS=${FLEET_ROUNDS:-2}
+CONNECTIONS=${FLEET_CONNECTIONS:-64}
+CAPACITY=${FLEET_CAPACITY:-1000}
+RATE=${FLEET_RATE:-500}
+BASE_PORT=${FLEET_BASE_PORT:-29080}
+UPSTREAM_PORT=$BASE_PORT
+REDIS_PORT=$((BASE_PORT + 100))
+STARTED=()
+
+log() {
+	echo "[fleet-cost $(date +%H:%M:%S)] $*" >&2
+}
+
+fail() {
+	log "FAILED: $*"
+	exit 1
+}
+
+stop_all() {
+	local pid
+	for pid in "${STARTED[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${STARTED[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	STARTED=()
+	if [[ -f $WORK/nginx/nginx.pid ]]; then
+		kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+		rm -f "$WORK/nginx/nginx.pid"
+	fi
+}
+trap stop_all EXIT
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+[[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+command -v redis-server >/dev/null || missing+=(redis-server)
+if ((${#missing[@]} > 0)); then
+	log "installing ${missing[*]}"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+wait_for() {
+	local i
+	for i in $(seq 600); do
+		curl -sf -o /dev/null "$1" && return 0
+		sleep 0.2
+	done
+	fail "$2 did not answer $1"
+}
+
+rm -rf "$WORK"
+mkdir -p "$WORK/nginx/tmp" "$OUTPUT"
+log "building the gateway"
+(cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
+CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
+
+sed -e "s|__PORT__|$UPSTREAM_PORT|" -e "s|__DIR__|$WORK/nginx|" "$FILES/nginx.conf" >"$WORK/nginx/nginx.conf"
+
+# The commands the gateways sent: script calls and PINGs.
+sent_commands() {
+	redis-cli -p "$REDIS_PORT" info commandstats |
+		awk -F'[:=,]' '/^cmdstat_(evalsha|eval|evalsha_ro|eval_ro|ping):/ { calls += $3 } END { print calls + 0 }'
+}
+
+# run VARIANT ROUND GATEWAY-OPTION...: one measured run on a fresh Redis and gateways.
+run() {
+	local variant=$1 round=$2
+	shift 2
+	/usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"
+	redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no >"$WORK/redis.log" 2>&1 &
+	STARTED+=($!)
+	local gateway port
+	for gateway in 1 2; do
+		port=$((BASE_PORT + gateway))
+		java -Xms512m -Xmx512m -cp "$CLASSPATH_ALL" dev.ratelimit.bench.e2e.BenchGatewayApplication \
+			--spring.profiles.active=rl-redis --bench.port="$port" --bench.redis-port="$REDIS_PORT" \
+			--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" --bench.hot-capacity="$CAPACITY" \
+			--bench.hot-rate="$RATE" "$@" >"$WORK/gateway-$gateway.log" 2>&1 &
+		STARTED+=($!)
+	done
+	for gateway in 1 2; do
+		wait_for "http://127.0.0.1:$((BASE_PORT + gateway))/actuator/health/ping" "gateway $gateway"
+	done
+	log "$variant round $round: warm-up ${WARMUP}s"
+	local loads=()
+	for gateway in 1 2; do
+		wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$FILES/hot-key.lua" "http://127.0.0.1:$((BASE_PORT + gateway))" \
+			>/dev/null 2>&1 &
+		loads+=($!)
+	done
+	wait "${loads[@]}"
+	# The measured run starts on a full bucket, so that the bound is its capacity plus
+	# what it refills during the run.
+	redis-cli -p "$REDIS_PORT" flushall >/dev/null
+	local before after
+	before=$(sent_commands)
+	loads=()
+	for gateway in 1 2; do
+		wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$FILES/hot-key.lua" "http://127.0.0.1:$((BASE_PORT + gateway))" \
+			>"$WORK/wrk-$variant-$round-$gateway.txt" 2>&1 &
+		loads+=($!)
+	done
+	wait "${loads[@]}"
+	after=$(sent_commands)
+	local requests=0 refused=0 file count rejected
+	for gateway in 1 2; do
+		file="$WORK/wrk-$variant-$round-$gateway.txt"
+		count=$(awk '/requests in/ { print $1 }' "$file")
+		rejected=$(awk '/Non-2xx or 3xx responses/ { print $5 }' "$file")
+		requests=$((requests + count))
+		refused=$((refused + ${rejected:-0}))
+	done
+	local commands=$((after - before))
+	local admitted=$((requests - refused))
+	local bound=$((CAPACITY + RATE * (DURATION + 1)))
+	echo "$variant,$round,$requests,$admitted,$bound,$commands" >>"$WORK/fleet-cost.csv"
+	log "$variant round $round: $requests requests, $admitted admitted (bound $bound), $commands Redis commands," \
+		"$(awk -v c="$commands" -v r="$requests" 'BEGIN { printf "%.3f", c / r }') per request"
+	((admitted <= bound)) || fail "$variant admitted $admitted, above the bound $bound"
+	stop_all
+}
+
+echo "variant,round,requests,admitted,bound,commands" >"$WORK/fleet-cost.csv"
+for round in $(seq "$ROUNDS"); do
+	if ((round % 2 == 1)); then
+		run shared "$round"
+		run each "$round" --ratelimit.redis.shared-calls.max-batch=1 --ratelimit.redis.local-refusals=false
+	else
+		run each "$round" --ratelimit.redis.shared-calls.max-batch=1 --ratelimit.redis.local-refusals=false
+		run shared "$round"
+	fi
+done
+
+cp "$WORK/fleet-cost.csv" "$OUTPUT/fleet-cost.csv"
+{
+	echo "Two gateways (redis store) on one Redis $(redis-server --version | awk '{ print $3 }' | cut -d= -f2), wrk with" \
+		"$CONNECTIONS connections on each for ${DURATION}s after ${WARMUP}s of warm-up, one hot token bucket (capacity" \
+		"$CAPACITY, $RATE a second); $ROUNDS rounds, alternating; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo
+	echo "| variant | round | requests | admitted | bound (capacity + rate × (run + 1 s)) | Redis commands | per request |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	tail -n +2 "$WORK/fleet-cost.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %.3f |\n", $1, $2, $3, $4, $5, $6, $6 / $3 }'
+} >"$OUTPUT/fleet-cost.md"
+log "wrote $OUTPUT/fleet-cost.md"
