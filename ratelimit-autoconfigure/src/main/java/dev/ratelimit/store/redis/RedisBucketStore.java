@@ -49,9 +49,9 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 
 	private final SharedCalls sharedCalls;
 
-	private final SharedCalls.Judge acquiring = new Acquiring();
+	private final SharedCalls.Judge acquiring = new Judging(false);
 
-	private final SharedCalls.Judge checking = new Checking();
+	private final SharedCalls.Judge checking = new Judging(true);
 
 	/**
 	 * @param script the bucket script, bound to the key prefix
@@ -384,10 +384,17 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	}
 
 	/**
-	 * An acquire on Redis: several requests in one call of the lean script, one in the
-	 * generic script's.
+	 * A decision mode on Redis for {@link SharedCalls}: an acquire (several requests in
+	 * one call of the lean script, one in the generic script's) or a check (one request a
+	 * call), each with its failure mode.
 	 */
-	private final class Acquiring implements SharedCalls.Judge {
+	private final class Judging implements SharedCalls.Judge {
+
+		private final boolean checks;
+
+		Judging(boolean checks) {
+			this.checks = checks;
+		}
 
 		@Override
 		public boolean allowsCall() {
@@ -397,6 +404,10 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 		@Override
 		public Mono<Verdict[]> call(BucketId id, RedisLayout layout, long[] costs, long refusedHere) {
 			BucketScript script = RedisBucketStore.this.script;
+			if (this.checks) {
+				return script.check(layout, id.key(), costs[0], 1 + refusedHere)
+					.map((decisions) -> new Verdict[] { Verdict.of(decisions) });
+			}
 			if (layout.leanAlgorithm() != null) {
 				return script.acquireEach(layout, id.key(), costs, refusedHere).map((decisions) -> decisions);
 			}
@@ -411,45 +422,14 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 
 		@Override
 		public Mono<Verdict> failed(Throwable failure, BucketId id, Tier tier, long cost) {
-			return RedisBucketStore.this.guard.onFailure(failure, id, tier, cost);
+			RemoteFailureGuard guard = RedisBucketStore.this.guard;
+			return this.checks ? guard.onCheckFailure(failure, id, tier, cost) : guard.onFailure(failure, id, tier, cost);
 		}
 
 		@Override
 		public Mono<Verdict> fallback(BucketId id, Tier tier, long cost) {
-			return RedisBucketStore.this.guard.fallback(id, tier, cost);
-		}
-
-	}
-
-	/**
-	 * A check on Redis, one request a call.
-	 */
-	private final class Checking implements SharedCalls.Judge {
-
-		@Override
-		public boolean allowsCall() {
-			return RedisBucketStore.this.guard.allowsCall();
-		}
-
-		@Override
-		public Mono<Verdict[]> call(BucketId id, RedisLayout layout, long[] costs, long refusedHere) {
-			return RedisBucketStore.this.script.check(layout, id.key(), costs[0], 1 + refusedHere)
-				.map((decisions) -> new Verdict[] { Verdict.of(decisions) });
-		}
-
-		@Override
-		public void answered() {
-			RedisBucketStore.this.guard.onSuccess();
-		}
-
-		@Override
-		public Mono<Verdict> failed(Throwable failure, BucketId id, Tier tier, long cost) {
-			return RedisBucketStore.this.guard.onCheckFailure(failure, id, tier, cost);
-		}
-
-		@Override
-		public Mono<Verdict> fallback(BucketId id, Tier tier, long cost) {
-			return RedisBucketStore.this.guard.checkFallback(id, tier, cost);
+			RemoteFailureGuard guard = RedisBucketStore.this.guard;
+			return this.checks ? guard.checkFallback(id, tier, cost) : guard.fallback(id, tier, cost);
 		}
 
 	}
