@@ -11,6 +11,7 @@ import java.time.temporal.ChronoField;
 import java.util.List;
 import java.util.Locale;
 
+import dev.ratelimit.support.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -124,7 +125,8 @@ public record RetryAfter(@Nullable Duration delay, @Nullable Instant date, @Null
 	 * digits (RFC 9110 section 5.6.7).
 	 */
 	private static DateTimeFormatter rfc850() {
-		int thisYear = ZonedDateTime.now(ZoneOffset.UTC).getYear();
+		// The limiter's one reading of the wall clock is the system clock's anchor.
+		int thisYear = Instant.EPOCH.plusNanos(MonotonicClock.SYSTEM.nanoTime()).atZone(ZoneOffset.UTC).getYear();
 		return new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
 			.appendValueReduced(ChronoField.YEAR, 2, 2, thisYear - 49)
 			.appendPattern(" HH:mm:ss 'GMT'")
