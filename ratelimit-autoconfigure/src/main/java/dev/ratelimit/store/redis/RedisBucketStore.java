@@ -247,7 +247,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 			.doOnSuccess((done) -> {
 				this.guard.onSuccess();
 				if (givesBack) {
-					this.sharedCalls.forget(layout, id.key());
+					forgetRefusals(layout, id.key());
 				}
 			})
 			.doOnError(this.guard::recordFailure)
@@ -277,7 +277,16 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	@Override
 	public Mono<Boolean> reset(RateLimitPolicy policy, String key) {
-		return super.reset(policy, key).doOnSuccess((done) -> this.sharedCalls.forget(policy.id(), key));
+		return super.reset(policy, key).doOnSuccess((done) -> {
+			for (RedisLayout layout : this.script.layouts().layouts(policy)) {
+				forgetRefusals(layout, key);
+			}
+		});
+	}
+
+	private void forgetRefusals(RedisLayout layout, String key) {
+		this.sharedCalls.forget(this.acquiring, layout, key);
+		this.sharedCalls.forget(this.checking, layout, key);
 	}
 
 	/**

@@ -146,30 +146,15 @@ final class SharedCalls {
 	}
 
 	/**
-	 * Forget the bucket's refusals, once Redis has applied a refund this node settled,
-	 * which may have made room: neither the refusal standing nor one of a call sent before
-	 * now is repeated.
+	 * Forget the bucket's refusals in {@code judge}'s mode, once Redis has applied a
+	 * refund this node settled or a reset, either of which may have made room: neither
+	 * the refusal standing nor one of a call sent before now is repeated.
 	 */
-	void forget(RedisLayout layout, String key) {
-		long now = this.clock.nanoTime();
-		this.lanes.asMap().forEach((laneKey, lane) -> {
-			if (laneKey.layout() == layout && laneKey.key().equals(key)) {
-				lane.forget(now);
-			}
-		});
-	}
-
-	/**
-	 * Forget the refusals of a policy's bucket of {@code key} as above, whatever its
-	 * tier, once Redis has reset it.
-	 */
-	void forget(String policy, String key) {
-		long now = this.clock.nanoTime();
-		this.lanes.asMap().forEach((laneKey, lane) -> {
-			if (lane.id.policy().equals(policy) && laneKey.key().equals(key)) {
-				lane.forget(now);
-			}
-		});
+	void forget(Judge judge, RedisLayout layout, String key) {
+		Lane lane = this.lanes.getIfPresent(new LaneKey(judge, layout, key));
+		if (lane != null) {
+			lane.forget(this.clock.nanoTime());
+		}
 	}
 
 	/**

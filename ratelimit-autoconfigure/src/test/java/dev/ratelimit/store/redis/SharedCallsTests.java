@@ -153,10 +153,10 @@ class SharedCallsTests {
 		this.judge.answer(0, refused(0, Duration.ofSeconds(10)));
 		decide(calls, 1, true);
 		assertThat(this.judge.calls).hasSize(1);
-		calls.forget(this.layout, ID.key());
+		calls.forget(this.judge, this.layout, ID.key());
 		decide(calls, 1, false);
 		this.clock.advance(Duration.ofMillis(1));
-		calls.forget("orders", ID.key());
+		calls.forget(this.judge, this.layout, ID.key());
 		this.judge.answer(1, refused(0, Duration.ofSeconds(10)));
 		decide(calls, 1, true);
 		assertThat(this.judge.calls).hasSize(3);
