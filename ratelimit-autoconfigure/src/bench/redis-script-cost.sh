@@ -8,7 +8,9 @@
 # the sizes dev.ratelimit.store.redis.ScriptCostCalls names, and full), with redis-benchmark
 # (EVALSHA, SCRIPT_COST_CALLS calls from SCRIPT_COST_CLIENTS connections) against a
 # throwaway redis-server; the cost is Redis's own time per call, INFO commandstats'
-# usec_per_call for EVALSHA, the network and the client excluded. Rounds alternate the
+# usec_per_call for EVALSHA, the network and the client excluded; a shared call
+# (<algorithm>-shared-<n>: n requests of one bucket judged in one call) also per decision.
+# Rounds alternate the
 # scripts so that drift hits all alike; the table gives each one's median, and its ratio to
 # RedisRateLimiter's median.
 #
@@ -20,7 +22,12 @@
 # target/redis-script-cost/ours a run of this script left in another checkout or commit,
 # so that a before and an after are measured under the same conditions),
 # SCRIPT_COST_GENERIC (1: also every call through the generic script, as a tier of
-# several limits takes it and as the calls took it before the lean scripts).
+# several limits takes it and as the calls took it before the lean scripts),
+# SCRIPT_COST_INCLUDE (an extended regular expression: only the calls whose name
+# matches, for example '^(token-bucket|fixed-window)'), SCRIPT_COST_MEASURE (time, the default; or instructions: Redis runs under valgrind's
+# callgrind, and each call's cost is the instructions Redis executed for it, its
+# networking included, which other processes on a busy machine do not change: the same
+# figure in every round; SCRIPT_COST_CALLS then defaults to 5000, for valgrind is slow).
 # Wrap it in `flock /tmp/bench.lock` on a shared machine.
 set -euo pipefail
 
@@ -29,7 +36,12 @@ ROOT=$(dirname "$MODULE")
 WORK=$MODULE/target/redis-script-cost
 OUTPUT=${SCRIPT_COST_OUTPUT:-$ROOT/docs/benchmarks}
 ROUNDS=${SCRIPT_COST_ROUNDS:-5}
-CALLS=${SCRIPT_COST_CALLS:-50000}
+MEASURE=${SCRIPT_COST_MEASURE:-time}
+case $MEASURE in
+	time) CALLS=${SCRIPT_COST_CALLS:-50000} ;;
+	instructions) CALLS=${SCRIPT_COST_CALLS:-5000} ;;
+	*) echo "SCRIPT_COST_MEASURE must be time or instructions, was $MEASURE" >&2; exit 1 ;;
+esac
 CLIENTS=${SCRIPT_COST_CLIENTS:-16}
 REDIS_PID=""
 
@@ -52,6 +64,8 @@ trap stop_redis EXIT
 
 command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
 	fail "redis-server and redis-benchmark are needed (Debian: apt-get install redis-server redis-tools)"
+[[ $MEASURE == time ]] || command -v callgrind_control >/dev/null ||
+	fail "valgrind is needed to count instructions (Debian: apt-get install valgrind)"
 
 rm -rf "$WORK"
 mkdir -p "$WORK/ours" "$WORK/scg" "$OUTPUT"
@@ -84,9 +98,13 @@ CONTENDERS+=("${EXTRA[@]}")
 CONTENDERS+=("RedisRateLimiter $SCG_VERSION=$WORK/scg")
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --bind 127.0.0.1 --port "$PORT" --save '' --appendonly no --daemonize no >"$WORK/redis.log" 2>&1 &
+REDIS=(redis-server --bind 127.0.0.1 --port "$PORT" --save '' --appendonly no --daemonize no)
+if [[ $MEASURE == instructions ]]; then
+	REDIS=(valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$WORK/callgrind.out" "${REDIS[@]}")
+fi
+"${REDIS[@]}" >"$WORK/redis.log" 2>&1 &
 REDIS_PID=$!
-for _ in $(seq 50); do
+for _ in $(seq 300); do
 	redis-cli -p "$PORT" ping >/dev/null 2>&1 && break
 	sleep 0.1
 done
@@ -110,64 +128,92 @@ for contender in "${CONTENDERS[@]}"; do
 	done
 done
 
-# measure SCRIPT CALL-ARGUMENTS...: microseconds per EVALSHA, on a fresh keyspace.
+# measure SCRIPT CALL-ARGUMENTS...: microseconds (or instructions) per EVALSHA, on a
+# fresh keyspace.
 measure() {
 	local script=$1
 	shift
 	redis-cli -p "$PORT" flushall >/dev/null
 	redis-cli -p "$PORT" config resetstat >/dev/null
+	[[ $MEASURE == time ]] || callgrind_control -z "$REDIS_PID" >/dev/null 2>&1
 	redis-benchmark -p "$PORT" -n "$CALLS" -c "$CLIENTS" -q EVALSHA "${SHA[$script]}" "$@" >/dev/null
+	local dumped
+	if [[ $MEASURE == instructions ]]; then
+		rm -f "$WORK"/callgrind.out.*
+		callgrind_control -d "$REDIS_PID" >/dev/null 2>&1
+		dumped=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$WORK"/callgrind.out.*)
+		[[ $dumped =~ ^[0-9]+$ ]] || fail "callgrind dumped no total for $script"
+	fi
 	local stats
 	stats=$(redis-cli -p "$PORT" info commandstats | tr -d '\r' | grep '^cmdstat_evalsha:') ||
 		fail "no EVALSHA was counted for $script"
 	# A call that failed (a Lua error) would be counted apart, and measure nothing.
 	[[ $stats =~ failed_calls=0 || ! $stats =~ failed_calls= ]] || fail "EVALSHA failed in $script: $stats"
 	[[ $stats =~ calls=$CALLS, ]] || fail "expected $CALLS calls in $script: $stats"
-	sed -n 's/.*usec_per_call=\([0-9.]*\).*/\1/p' <<<"$stats"
+	if [[ $MEASURE == instructions ]]; then
+		echo $((dumped / CALLS))
+	else
+		sed -n 's/.*usec_per_call=\([0-9.]*\).*/\1/p' <<<"$stats"
+	fi
 }
 
 RUNS=$WORK/runs.csv
-echo "round,script,algorithm,usec_per_call" >"$RUNS"
+echo "round,script,algorithm,cost_per_call" >"$RUNS"
+UNIT=$([[ $MEASURE == time ]] && echo µs || echo instructions)
 log "redis $REDIS_VERSION on port $PORT; $ROUNDS rounds of $CALLS calls from $CLIENTS clients per script"
 for round in $(seq "$ROUNDS"); do
 	for contender in "${CONTENDERS[@]}"; do
 		label=${contender%%=*}
 		dir=${contender#*=}
 		while IFS=$'\x1f' read -r -a call; do
-			usec=$(measure "$(script_of "$dir" "${call[0]}")" "${call[@]:1}")
-			echo "$round,$label,${call[0]},$usec" >>"$RUNS"
-			log "round $round: $label, ${call[0]}: $usec µs"
+			[[ ${call[0]} =~ ${SCRIPT_COST_INCLUDE:-.} ]] || continue
+			cost=$(measure "$(script_of "$dir" "${call[0]}")" "${call[@]:1}")
+			echo "$round,$label,${call[0]},$cost" >>"$RUNS"
+			log "round $round: $label, ${call[0]}: $cost $UNIT"
 		done <"$dir/calls.tsv"
 	done
 done
 
 # Medians per script and algorithm, in the contenders' order; ratios to RedisRateLimiter.
-python3 - "$RUNS" "$OUTPUT" "$REDIS_VERSION" "$ROUNDS" "$CALLS" "$CLIENTS" "$(uptime | sed 's/.*load average: //')" <<'PYTHON'
-import csv, statistics, sys
-runs, output, redis_version, rounds, calls, clients, load = sys.argv[1:]
+python3 - "$RUNS" "$OUTPUT" "$REDIS_VERSION" "$ROUNDS" "$CALLS" "$CLIENTS" "$(uptime | sed 's/.*load average: //')" "$MEASURE" <<'PYTHON'
+import csv, re, statistics, sys
+runs, output, redis_version, rounds, calls, clients, load, measure = sys.argv[1:]
+timed = measure == "time"
+name = "redis-script-cost" if timed else "redis-script-instructions"
+unit, column, digits = ("µs", "usec", 2) if timed else ("instructions", "instructions", 0)
 rows = list(csv.DictReader(open(runs)))
 order = []
 for row in rows:
 	if (row["script"], row["algorithm"]) not in order:
 		order.append((row["script"], row["algorithm"]))
-median = {key: statistics.median(float(r["usec_per_call"]) for r in rows
-		if (r["script"], r["algorithm"]) == key) for key in order}
-spread = {key: [float(r["usec_per_call"]) for r in rows if (r["script"], r["algorithm"]) == key] for key in order}
+spread = {key: [float(r["cost_per_call"]) for r in rows if (r["script"], r["algorithm"]) == key] for key in order}
+median = {key: statistics.median(spread[key]) for key in order}
 scg = [key for key in order if key[0].startswith("RedisRateLimiter")][0]
-with open(f"{output}/redis-script-cost.csv", "w") as out:
-	out.write("script,algorithm,median_usec_per_call,ratio_to_redis_rate_limiter,rounds_usec\n")
+def decisions(key):
+	shared = re.search(r"-shared-(\d+)$", key[1])
+	return int(shared.group(1)) if shared else 1
+per_decision = {key: median[key] / decisions(key) for key in order}
+def figure(value):
+	return f"{value:,.{digits}f}"
+with open(f"{output}/{name}.csv", "w") as out:
+	out.write(f"script,algorithm,median_{column}_per_call,ratio_to_redis_rate_limiter,{column}_per_decision,"
+			f"decision_ratio_to_redis_rate_limiter,rounds_{column}\n")
 	for key in order:
-		out.write(f"{key[0]},{key[1]},{median[key]:.2f},{median[key] / median[scg]:.2f},"
-				+ " ".join(f"{v:.2f}" for v in spread[key]) + "\n")
-with open(f"{output}/redis-script-cost.md", "w") as out:
+		out.write(f"{key[0]},{key[1]},{median[key]:.{digits}f},{median[key] / median[scg]:.2f},"
+				f"{per_decision[key]:.{digits}f},{per_decision[key] / median[scg]:.2f},"
+				+ " ".join(f"{v:.{digits}f}" for v in spread[key]) + "\n")
+with open(f"{output}/{name}.md", "w") as out:
+	what = ("Redis's own time per call (INFO commandstats)" if timed
+			else "the instructions Redis executed per call, its networking included (valgrind's callgrind)")
 	out.write(f"Redis {redis_version}, {rounds} rounds of {calls} EVALSHA calls from {clients} clients per "
 			f"script (redis-benchmark), one hot bucket, every call admitted (but sliding-window-log-full-1000's "
-			f"after its first 1,000); Redis's own time per call "
-			f"(INFO commandstats); load average at the end {load}.\n\n")
-	out.write("| script | algorithm | µs per call (median) | ÷ RedisRateLimiter | rounds (µs) |\n")
-	out.write("| --- | --- | ---: | ---: | --- |\n")
+			f"after its first 1,000); {what}; load average at the end {load}.\n\n")
+	out.write(f"| script | algorithm | {unit} per call (median) | ÷ RedisRateLimiter | {unit} per decision | "
+			f"÷ RedisRateLimiter | rounds ({unit} per call) |\n")
+	out.write("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")
 	for key in order:
-		out.write(f"| {key[0]} | {key[1]} | {median[key]:.2f} | {median[key] / median[scg]:.2f}x | "
-				+ ", ".join(f"{v:.2f}" for v in spread[key]) + " |\n")
-print(open(f"{output}/redis-script-cost.md").read())
+		out.write(f"| {key[0]} | {key[1]} | {figure(median[key])} | {median[key] / median[scg]:.2f}x | "
+				f"{figure(per_decision[key])} | {per_decision[key] / median[scg]:.2f}x | "
+				+ ", ".join(figure(v) for v in spread[key]) + " |\n")
+print(open(f"{output}/{name}.md").read())
 PYTHON

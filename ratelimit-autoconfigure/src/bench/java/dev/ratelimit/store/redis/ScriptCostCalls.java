@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,11 @@ import dev.ratelimit.policy.Tier;
  * this reaches); and a log full at 1,000 entries that rejects every call after its first
  * thousand.
  * <p>
+ * Each algorithm with a lean script is also called as a shared call takes it: the
+ * requests of {@link #SHARED} clients of one bucket judged in order in one call, named
+ * {@code <algorithm>-shared-<n>}, so that the cost per decision of a hot key shared by
+ * concurrent requests is measured beside the cost of a call of one.
+ * <p>
  * Writes {@code script.lua} (the generic script), {@code script-<call>.lua} for each
  * call that takes a script of its own, and {@code calls.tsv} (per line: the call's
  * name, then the {@code EVALSHA} arguments after the SHA, separated by
@@ -49,6 +55,9 @@ public final class ScriptCostCalls {
 	 * an empty one.
 	 */
 	static final String FIELD_SEPARATOR = "\u001f";
+
+	/** The requests a measured shared call judges. */
+	static final int SHARED = 16;
 
 	private ScriptCostCalls() {
 	}
@@ -85,6 +94,17 @@ public final class ScriptCostCalls {
 			lines.add(String.join(FIELD_SEPARATOR, call));
 			if (lean) {
 				write(directory.resolve("script-" + name + ".lua"), ScriptAssembler.lean(layout.leanAlgorithm()));
+				if (!name.contains("-steady-") && !name.contains("-full-")) {
+					String shared = name + "-shared-" + SHARED;
+					long[] costs = new long[SHARED];
+					Arrays.fill(costs, 1);
+					List<String> sharedCall = new ArrayList<>(call.subList(0, 2 + keys.size()));
+					sharedCall.set(0, shared);
+					sharedCall.addAll(layout.leanArguments(costs, 0));
+					lines.add(String.join(FIELD_SEPARATOR, sharedCall));
+					write(directory.resolve("script-" + shared + ".lua"),
+							ScriptAssembler.lean(layout.leanAlgorithm()));
+				}
 			}
 		});
 		Files.write(directory.resolve("calls.tsv"), lines, StandardCharsets.UTF_8);

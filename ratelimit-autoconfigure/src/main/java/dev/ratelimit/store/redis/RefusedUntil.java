@@ -2,6 +2,7 @@ package dev.ratelimit.store.redis;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.Verdict;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A refusal Redis gave a bucket, which this node repeats by itself to requests of the
@@ -24,7 +25,7 @@ record RefusedUntil(long cost, long sentNanos, long untilNanos, Verdict verdict)
 	 * repeat: an admission, a failure mode's verdict, a block (the penalty box's own), or
 	 * one that says the request fits now.
 	 */
-	static RefusedUntil of(long cost, long sentNanos, Verdict verdict) {
+	static @Nullable RefusedUntil of(long cost, long sentNanos, Verdict verdict) {
 		if (verdict.allowed() || verdict.fallback() || verdict.blocked() || verdict.retryAfterNanos() <= 0
 				|| verdict.limitCount() == 0) {
 			return null;

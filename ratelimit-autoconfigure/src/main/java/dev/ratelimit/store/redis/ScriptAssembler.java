@@ -205,10 +205,12 @@ final class ScriptAssembler {
 		declare(lua, "", source.state());
 		lua.append(block("", source.section("load")));
 		// Each cost in turn, on the state as the previous one left it: as if each came alone.
-		lua.append("local consumed = false\nreply = {}\nfor i = 1, #costs do\n\tlocal cost = costs[i]\n")
+		// The reply is built for one request, the usual call, and grows for more.
+		lua.append("local consumed = false\nreply = { 0, 0, 0, 0, 0 }\nfor i = 1, cost_count do\n")
+			.append("\tlocal cost = cost or costs[i]\n")
 			.append("\tlocal allowed, remaining, reset, retry_after\n\tlocal delay = 0\n")
 			.append(block("\t", source.section("probe")));
-		lua.append("\tlocal replied = #reply\n\tif allowed then\n").append(block("\t\t", source.section("commit")))
+		lua.append("\tlocal replied = (i - 1) * 5\n\tif allowed then\n").append(block("\t\t", source.section("commit")))
 			.append("\t\tconsumed = true\n")
 			.append("\t\treply[replied + 1], reply[replied + 2], reply[replied + 3], reply[replied + 4], reply[replied + 5] = ")
 			.append("1, remaining, reset, retry_after, delay\n\telse\n")

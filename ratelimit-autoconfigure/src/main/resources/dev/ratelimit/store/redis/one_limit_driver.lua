@@ -8,9 +8,10 @@ local now = time[1] * 1000000 + time[2]
 --@blocked
 -- The cost of one request, or those of several judged in order as if each came alone
 -- (a shared call), separated by spaces and followed by '/<n>' when this node refused n
--- requests by itself since its last call: all are counted as judged.
-local costs, judged = { tonumber(ARGV[1]) }, 0
-if not costs[1] then
+-- requests by itself since its last call: all are counted as judged. One request, the
+-- usual call, needs no table of costs.
+local cost, costs, cost_count, judged = tonumber(ARGV[1]), nil, 1, 0
+if not cost then
 	costs = {}
 	for word in string.gmatch(ARGV[1], '%S+') do
 		if string.byte(word) == 47 then
@@ -19,8 +20,9 @@ if not costs[1] then
 			costs[#costs + 1] = tonumber(word)
 		end
 	end
+	cost_count = #costs
 end
-judged = judged + #costs
+judged = judged + cost_count
 local quota, period, rate = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
 local tagged = ARGV[8]
