@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ratelimit.algorithm.Verdict;
@@ -19,6 +20,8 @@ import dev.ratelimit.store.redis.RedisLayout;
 import dev.ratelimit.store.redis.RemoteBucketStore;
 import dev.ratelimit.store.redis.RemoteFailureGuard;
 import dev.ratelimit.support.MonotonicClock;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -52,6 +55,8 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 	 * The store's name, as in {@code ratelimit.store}.
 	 */
 	public static final String NAME = StoreType.HYBRID.storeName();
+
+	private static final Log logger = LogFactory.getLog(HybridBucketStore.class);
 
 	private final Duration syncInterval;
 
@@ -260,19 +265,44 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		this.scheduler.dispose();
 		this.guard.stopProbing();
 		this.syncing = null;
-		giveBack().block(this.timeout.multipliedBy(2));
+		giveBack();
 	}
 
-	private Mono<Void> giveBack() {
-		if (!this.guard.allowsCall()) {
-			return Mono.empty();
-		}
+	/**
+	 * Gives every lease's unused units back, waiting two timeouts at most: a stop must
+	 * end, so units whose call fails, is too slow or is not tried (the breaker open) stay
+	 * counted in Redis as spent until their window ends or they refill, and a warning
+	 * says how many buckets that leaves.
+	 */
+	private void giveBack() {
 		List<Mono<Void>> calls = new ArrayList<>();
 		for (Lease lease : this.leases.values()) {
 			lease.giveBack().ifPresent(calls::add);
 		}
 		this.leases.clear();
-		return batch(calls);
+		if (calls.isEmpty()) {
+			return;
+		}
+		AtomicInteger givenBack = new AtomicInteger();
+		if (this.guard.allowsCall()) {
+			try {
+				Flux.fromIterable(calls)
+					.flatMap((call) -> call.doOnSuccess((done) -> givenBack.incrementAndGet())
+						.onErrorResume((failure) -> Mono.empty()))
+					.then()
+					.block(this.timeout.multipliedBy(2));
+			}
+			catch (IllegalStateException ex) {
+				// Not all answered within the wait: those that did are counted.
+			}
+		}
+		int left = calls.size() - givenBack.get();
+		if (left > 0 && logger.isWarnEnabled()) {
+			logger.warn("Rate limit store '" + name() + "' stopped without giving back the units it leased on " + left
+					+ " of " + calls.size() + " buckets (Redis " + (this.guard.allowsCall()
+							? "did not answer within twice ratelimit.redis.timeout" : "unreachable, its circuit breaker open")
+					+ "): Redis counts them as spent until their window ends or they refill");
+		}
 	}
 
 	@Override
