@@ -14,7 +14,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * failing: {@code ratelimit.store.circuit-breaker}, a gauge per store and breaker state
  * ({@code closed}, {@code open}, {@code half-open}) reading 1 for the state the breaker
  * is in and 0 for the others, and {@code ratelimit.store.errors}, the calls to Redis that
- * failed, tagged store and {@code cause} {@code timeout} (no answer within
+ * failed as the breaker counts them (a failed call several requests shared, once for each),
+ * tagged store and {@code cause} {@code timeout} (no answer within
  * {@code ratelimit.redis.timeout}) or {@code error} (refused, reset, an error reply).
  * Both read counts and a state the stores keep anyway, on the scrape's thread; the
  * requests the failure mode decided meanwhile are {@code ratelimit.requests}' outcome

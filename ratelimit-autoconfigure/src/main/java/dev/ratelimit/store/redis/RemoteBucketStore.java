@@ -154,7 +154,8 @@ public abstract class RemoteBucketStore implements BucketStore {
 
 	/**
 	 * Calls to Redis (decisions, syncs, settlements, renewals, PINGs) that had no answer
-	 * within the timeout, since start.
+	 * within the timeout, since start, as the circuit breaker counts them: a decision call
+	 * several requests shared, once for each.
 	 */
 	public long timedOutCalls() {
 		return this.guard.timeouts();
