@@ -4,6 +4,7 @@ import dev.ratelimit.metrics.RateLimitBlockMetrics;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitRedisCallMetrics;
+import dev.ratelimit.metrics.RateLimitRemoteStoreMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.metrics.RateLimitSettlementMetrics;
@@ -12,9 +13,11 @@ import dev.ratelimit.policy.RateLimitPolicies;
 import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.redis.RedisBucketStore;
+import dev.ratelimit.store.redis.RemoteBucketStore;
 import dev.ratelimit.web.HeldRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,10 +34,10 @@ import org.springframework.context.annotation.Import;
  * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
  * {@code ratelimit.settled.units}, {@code ratelimit.response.cost.unreadable},
  * {@code ratelimit.in-flight}, {@code ratelimit.blocks}, {@code ratelimit.buckets},
- * {@code ratelimit.reloads}, and, with the {@code redis} store, {@code ratelimit.redis.calls}
- * and {@code ratelimit.redis.decisions},
- * in whatever registry
- * Micrometer is set up with.
+ * {@code ratelimit.reloads}, with the {@code redis} store, {@code ratelimit.redis.calls}
+ * and {@code ratelimit.redis.decisions}, and with the {@code redis} or {@code hybrid} store,
+ * {@code ratelimit.store.circuit-breaker} and {@code ratelimit.store.errors}, in whatever
+ * registry Micrometer is set up with.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
 		"dev.ratelimit.autoconfigure.RedisStoreAutoConfiguration",
@@ -92,7 +95,8 @@ public final class RateLimitMetricsAutoConfiguration {
 	}
 
 	/**
-	 * The {@code redis} store's calls, where Spring Data Redis is present.
+	 * The {@code redis} store's calls, and the Redis-backed stores' breakers and failed
+	 * calls, where Spring Data Redis is present.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.data.redis.core.ReactiveStringRedisTemplate")
@@ -103,6 +107,13 @@ public final class RateLimitMetricsAutoConfiguration {
 		@ConditionalOnBean(RedisBucketStore.class)
 		RateLimitRedisCallMetrics rateLimitRedisCallMetrics(RedisBucketStore store) {
 			return new RateLimitRedisCallMetrics(store);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(RemoteBucketStore.class)
+		RateLimitRemoteStoreMetrics rateLimitRemoteStoreMetrics(ObjectProvider<RemoteBucketStore> stores) {
+			return new RateLimitRemoteStoreMetrics(stores.orderedStream().toList());
 		}
 
 	}

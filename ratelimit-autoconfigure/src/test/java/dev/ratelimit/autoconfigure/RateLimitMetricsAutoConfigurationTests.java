@@ -1,11 +1,15 @@
 package dev.ratelimit.autoconfigure;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
+import dev.ratelimit.metrics.RateLimitRemoteStoreMetrics;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.PolicyReloads;
 import dev.ratelimit.policy.RateLimitPolicies;
@@ -21,6 +25,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
@@ -114,6 +120,53 @@ class RateLimitMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void gaugesTheBreakerAndCountsTheFailedCallsOfEachRedisBackedStore() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, DataRedisReactiveAutoConfiguration.class,
+					RateLimitAutoConfiguration.class, RedisStoreAutoConfiguration.class,
+					RateLimitMetricsAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + closedPort(), "ratelimit.store=redis",
+					"ratelimit.policies.orders.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.anonymous[0].limit=10",
+					"ratelimit.policies.orders.tiers.anonymous[0].window=1m", "ratelimit.policies.search.store=hybrid",
+					"ratelimit.policies.search.tiers.anonymous[0].algorithm=fixed-window",
+					"ratelimit.policies.search.tiers.anonymous[0].limit=10",
+					"ratelimit.policies.search.tiers.anonymous[0].window=1m")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RateLimitRemoteStoreMetrics.class);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				for (String store : List.of("redis", "hybrid")) {
+					assertThat(registry.get(RateLimitRemoteStoreMetrics.CIRCUIT_BREAKER)
+						.tag("store", store)
+						.gauges()).extracting((gauge) -> gauge.getId().getTag("state"))
+						.containsExactlyInAnyOrder("closed", "open", "half-open");
+					assertThat(registry.get(RateLimitRemoteStoreMetrics.ERRORS)
+						.tag("store", store)
+						.tag("cause", "timeout")
+						.functionCounter()
+						.count()).isZero();
+				}
+				// Nothing listens on the port: the redis store's start-up PING was refused.
+				assertThat(registry.get(RateLimitRemoteStoreMetrics.ERRORS)
+					.tag("store", "redis")
+					.tag("cause", "error")
+					.functionCounter()
+					.count()).isGreaterThanOrEqualTo(1.0);
+			});
+	}
+
+	@Test
+	void hasNoRedisMetersWithoutARedisBackedStore() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean(RateLimitRemoteStoreMetrics.class);
+			assertThat(context.getBean(MeterRegistry.class).find(RateLimitRemoteStoreMetrics.CIRCUIT_BREAKER).meters())
+				.isEmpty();
+		});
+	}
+
+	@Test
 	void isAbsentWithoutARegistry() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RateLimitMetricsAutoConfiguration.class))
@@ -143,6 +196,15 @@ class RateLimitMetricsAutoConfigurationTests {
 				assertThat(context).getBean(RateLimitRequestMetrics.class).isSameAs(requestMetrics);
 				assertThat(context).getBean(RateLimitBucketMetrics.class).isSameAs(bucketMetrics);
 			});
+	}
+
+	private static int closedPort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }

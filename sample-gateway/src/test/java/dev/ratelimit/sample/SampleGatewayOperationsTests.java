@@ -121,6 +121,19 @@ class SampleGatewayOperationsTests {
 			.value((html) -> assertThat(html).contains("<title>Rate limits</title>"));
 	}
 
+	/**
+	 * Every metric the Grafana dashboard's panels query exists in the sample's scrape,
+	 * once traffic has made each appear; those of the Redis-backed stores are
+	 * {@link SampleGatewayRedisProfileTests}' to check.
+	 */
+	@Test
+	void theGrafanaDashboardQueriesOnlyMetricsOfTheScrape() {
+		DashboardTraffic traffic = new DashboardTraffic(PORT);
+		traffic.send();
+		assertThat(GrafanaDashboard.sampleNames(traffic.scrape()))
+			.containsAll(GrafanaDashboard.load().queriedMetrics(GrafanaDashboard.REDIS_ROW));
+	}
+
 	private WebTestClient.ResponseSpec order() {
 		return this.client.get().uri("/api/orders/1").header("X-API-Key", "demo-free-key").exchange();
 	}

@@ -103,6 +103,19 @@ class SampleGatewayRedisProfileTests {
 			.isEqualTo("UP");
 	}
 
+	/**
+	 * Every metric the Grafana dashboard's panels query exists in the scrape of the sample
+	 * on its redis profile, those of the Redis-backed stores included, once traffic has made
+	 * each appear.
+	 */
+	@Test
+	void theGrafanaDashboardQueriesOnlyMetricsOfTheScrape() {
+		DashboardTraffic traffic = new DashboardTraffic(PORT);
+		traffic.send();
+		assertThat(GrafanaDashboard.sampleNames(traffic.scrape()))
+			.containsAll(GrafanaDashboard.load().queriedMetrics());
+	}
+
 	private static int requests(WebTestClient client, String outcome) {
 		Double count = JsonPath.parse(client.get()
 			.uri("/actuator/metrics/ratelimit.requests?tag=policy:search&tag=outcome:" + outcome)

@@ -146,6 +146,29 @@ public abstract class RemoteBucketStore implements BucketStore {
 	}
 
 	/**
+	 * The state of the circuit breaker guarding this store's calls to Redis.
+	 */
+	public CircuitBreaker.State circuitBreakerState() {
+		return this.guard.circuitBreakerState();
+	}
+
+	/**
+	 * Calls to Redis (decisions, syncs, settlements, renewals, PINGs) that had no answer
+	 * within the timeout, since start, as the circuit breaker counts them: a decision call
+	 * several requests shared, once for each.
+	 */
+	public long timedOutCalls() {
+		return this.guard.timeouts();
+	}
+
+	/**
+	 * Calls to Redis that failed otherwise (refused, reset, an error reply), since start.
+	 */
+	public long failedCalls() {
+		return this.guard.errors();
+	}
+
+	/**
 	 * Starts the guard's background probe: a PING answered within the decision
 	 * timeout closes the breaker, so that a store with no traffic is healthy again
 	 * once Redis answers as fast as a decision needs.

@@ -141,6 +141,24 @@ public final class RemoteFailureGuard {
 		return this.health.serving();
 	}
 
+	CircuitBreaker.State circuitBreakerState() {
+		return this.circuitBreaker.state();
+	}
+
+	/**
+	 * Calls to Redis that had no answer within the timeout, since start.
+	 */
+	long timeouts() {
+		return this.health.timeouts();
+	}
+
+	/**
+	 * Calls to Redis that failed otherwise (refused, reset, an error reply), since start.
+	 */
+	long errors() {
+		return this.health.errors();
+	}
+
 	/**
 	 * The health details every Redis-backed store reports.
 	 */

@@ -3,6 +3,7 @@ package dev.ratelimit.store.redis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -22,6 +23,10 @@ final class RemoteHealth {
 
 	private final AtomicReference<@Nullable String> lastError = new AtomicReference<>();
 
+	private final AtomicLong timeouts = new AtomicLong();
+
+	private final AtomicLong errors = new AtomicLong();
+
 	RemoteHealth(String storeName, CircuitBreaker circuitBreaker, FailureFallback fallback) {
 		this.storeName = storeName;
 		this.circuitBreaker = circuitBreaker;
@@ -29,7 +34,22 @@ final class RemoteHealth {
 	}
 
 	void failed(Throwable failure) {
+		((failure instanceof TimeoutException) ? this.timeouts : this.errors).incrementAndGet();
 		this.lastError.set(describe(failure));
+	}
+
+	/**
+	 * Calls to Redis that had no answer within the timeout, since start.
+	 */
+	long timeouts() {
+		return this.timeouts.get();
+	}
+
+	/**
+	 * Calls to Redis that failed otherwise (refused, reset, an error reply), since start.
+	 */
+	long errors() {
+		return this.errors.get();
 	}
 
 	@Nullable String lastError() {
