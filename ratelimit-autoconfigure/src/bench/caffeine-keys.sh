@@ -115,6 +115,7 @@ measure() {
 	non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $5 }' "$out")
 	cpu_us=$(awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" -v n="$requests" \
 		'BEGIN { printf "%.1f", ticks * 1000000 / hz / n }')
+	((${non2xx:-0} == 0)) || fail "$gateway /$route answered $non2xx requests with other than 2xx: nothing is refused here"
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	echo "$round,$gateway,$route,$requests,$rps,$(latency_ms 50% "$out"),$(latency_ms 99% "$out"),${non2xx:-0},$cpu_us,$load" \
 		>>"$WORK/caffeine-keys.csv"
