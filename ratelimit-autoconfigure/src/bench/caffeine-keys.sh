@@ -4,7 +4,8 @@
 # src/bench/resources/bench-gateway.yml): /open/**, without a limiter, the control, and
 # /windowed/**, limited per X-Client header by a sliding window counter that never
 # refuses within a run. wrk draws 200,000 clients at random (e2e/many-keys.lua), every
-# client's bucket created beforehand. After a warm-up of both routes, rounds alternate
+# client's bucket created beforehand; or, with KEYS_CLIENTS=1, sends one client
+# (e2e/one-key.lua), to tell what the filter costs from what the many keys cost. After a warm-up of both routes, rounds alternate
 # the routes (and the gateways, when comparing builds): each round starts one run later
 # than the round before and every second round runs backwards, so that no route always
 # runs first or right after the same one. Per round: the limited route's requests per
@@ -17,10 +18,11 @@
 #   ratelimit-autoconfigure/src/bench/caffeine-keys.sh --profile  # after the warm-up, a JFR recording of each
 #                                   # route (2 x KEYS_DURATION s), summarised in caffeine-keys-profile.md
 # Environment: KEYS_DURATION (s per measured run, 10), KEYS_WARMUP (s per route, 20),
-# KEYS_ROUNDS (6), KEYS_CONNECTIONS (64), KEYS_BASE_PORT (30080), KEYS_OUTPUT (docs/benchmarks;
-# writes caffeine-keys.md and .csv there), KEYS_COMPARE (more gateways in the same rounds,
-# built from other main classes, as label=directory pairs: a directory is another build's
-# ratelimit-autoconfigure/target/classes, run with this build's bench classes and libraries).
+# KEYS_ROUNDS (6), KEYS_CLIENTS (200000, or 1), KEYS_CONNECTIONS (64), KEYS_BASE_PORT (30080),
+# KEYS_OUTPUT (docs/benchmarks; writes caffeine-keys.md and .csv there), KEYS_COMPARE (more
+# gateways in the same rounds, built from other main classes, as label=directory pairs: a
+# directory is another build's ratelimit-autoconfigure/target/classes, run with this build's
+# bench classes and libraries).
 # Needs wrk and nginx-light (installed with apt-get when missing). Every process it starts
 # listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
@@ -40,6 +42,12 @@ BASE_PORT=${KEYS_BASE_PORT:-30080}
 read -r -a COMPARE <<<"${KEYS_COMPARE:-}"
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
+CLIENTS=${KEYS_CLIENTS:-$MANY_KEYS}
+case $CLIENTS in
+	"$MANY_KEYS") SCRIPT=$FILES/many-keys.lua ;;
+	1) SCRIPT=$FILES/one-key.lua ;;
+	*) echo "KEYS_CLIENTS must be $MANY_KEYS or 1, not $CLIENTS" >&2; exit 1 ;;
+esac
 CLOCK_TICKS=$(getconf CLK_TCK)
 ROUTES=(open windowed)
 STARTED=()
@@ -87,8 +95,9 @@ for gateway in "${GATEWAYS[@]}"; do
 	wait_for "$base/actuator/health/ping" "gateway $gateway (see $WORK/gateway-$gateway.log)"
 	curl -s -D - -o /dev/null -H 'X-Client: check' "$base/windowed/item" | grep -qi '^ratelimit' ||
 		fail "gateway $gateway's /windowed route wrote no rate limit headers"
-	log "creating the $MANY_KEYS clients' buckets on gateway $gateway"
 	created=0
+	((CLIENTS == MANY_KEYS)) || created=$MANY_KEYS
+	((created == MANY_KEYS)) || log "creating the $MANY_KEYS clients' buckets on gateway $gateway"
 	while ((created < MANY_KEYS)); do
 		wrk -t1 -c"$CONNECTIONS" -d3s -s "$FILES/prefill.lua" "$base" -- "$created" /windowed/item \
 			>"$WORK/runs/prefill-$gateway.txt" 2>&1 || fail "prefill failed: $(cat "$WORK/runs/prefill-$gateway.txt")"
@@ -97,7 +106,7 @@ for gateway in "${GATEWAYS[@]}"; do
 		created=$((created + answered))
 	done
 	for route in "${ROUTES[@]}"; do
-		wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$FILES/many-keys.lua" "$base" -- "/$route/item" \
+		wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$SCRIPT" "$base" -- "/$route/item" \
 			>"$WORK/runs/warmup-$gateway-$route.txt" 2>&1 || fail "warm-up failed"
 	done
 done
@@ -106,7 +115,7 @@ done
 measure() {
 	local round=$1 gateway=$2 route=$3 out="$WORK/runs/$1-$2-$3.txt" before after
 	before=$(cpu_ticks "${PID[$gateway]}")
-	wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$FILES/many-keys.lua" \
+	wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$SCRIPT" \
 		"http://127.0.0.1:${PORT[$gateway]}" -- "/$route/item" >"$out" 2>&1 || fail "wrk failed: $(cat "$out")"
 	after=$(cpu_ticks "${PID[$gateway]}")
 	local requests rps non2xx cpu_us load
@@ -131,7 +140,7 @@ report() {
 	cp "$WORK/caffeine-keys.csv" "$OUTPUT/caffeine-keys.csv"
 	{
 		echo "One gateway JVM per build (-Xms1g -Xmx1g, G1), each serving /open/** without a limiter and /windowed/**" \
-			"limited by a sliding window counter per X-Client, on the Caffeine store; $MANY_KEYS clients at random," \
+			"limited by a sliding window counter per X-Client, on the Caffeine store; $CLIENTS client(s) ($(basename "$SCRIPT"))," \
 			"every bucket created beforehand; wrk -t1 -c$CONNECTIONS, ${WARMUP}s warm-up per route, $ROUNDS rounds of" \
 			"${DURATION}s runs, alternated. Load average $START_LOAD at the start, $END_LOAD at the end."
 		echo
@@ -182,12 +191,12 @@ profile() {
 	mkdir -p "$dir"
 	for route in "${ROUTES[@]}"; do
 		jcmd "${PID[this]}" JFR.start name="$route" settings=profile >/dev/null
-		wrk -t1 -c"$CONNECTIONS" -d$((DURATION * 2))s -s "$FILES/many-keys.lua" "http://127.0.0.1:${PORT[this]}" \
+		wrk -t1 -c"$CONNECTIONS" -d$((DURATION * 2))s -s "$SCRIPT" "http://127.0.0.1:${PORT[this]}" \
 			-- "/$route/item" >"$dir/$route-wrk.txt" 2>&1 || fail "wrk failed: $(cat "$dir/$route-wrk.txt")"
 		jcmd "${PID[this]}" JFR.stop name="$route" filename="$dir/$route.jfr" >/dev/null
 	done
 	java -cp "$MODULE/target/bench-classes:$MODULE/target/classes:$LIBRARIES" -Dbench.output="$OUTPUT" \
-		dev.ratelimit.bench.e2e.ProfileReport "$dir" "$MANY_KEYS" caffeine-keys-profile.md "${ROUTES[@]}" >/dev/null
+		dev.ratelimit.bench.e2e.ProfileReport "$dir" "$CLIENTS" caffeine-keys-profile.md "${ROUTES[@]}" >/dev/null
 	log "wrote $OUTPUT/caffeine-keys-profile.md (recordings in $dir)"
 }
 
