@@ -64,59 +64,15 @@ declare -A PID
 declare -A REDIS_PORT
 STARTED=()
 
-log() {
-	echo "[e2e $(date +%H:%M:%S)] $*" >&2
-}
-
-fail() {
-	log "FAILED: $*"
-	exit 1
-}
-
-stop_all() {
-	local pid
-	for pid in "${STARTED[@]}"; do
-		kill "$pid" 2>/dev/null || true
-	done
-	for pid in "${STARTED[@]}"; do
-		wait "$pid" 2>/dev/null || true
-	done
-	if [[ -f $WORK/nginx/nginx.pid ]]; then
-		kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
-	fi
-}
+# shellcheck source=lib.sh
+source "$MODULE/src/bench/lib.sh"
+LOG_NAME=e2e
 trap stop_all EXIT
-
-install_tools() {
-	local missing=()
-	command -v wrk >/dev/null || missing+=(wrk)
-	command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
-	command -v redis-server >/dev/null || missing+=(redis-server)
-	if ((${#missing[@]} > 0)); then
-		log "installing ${missing[*]}"
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-	fi
-}
-
-require_free_port() {
-	if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
-		fail "port $1 on 127.0.0.1 is in use; choose another E2E_BASE_PORT"
-	fi
-}
 
 build() {
 	log "building the gateway and the report tools"
 	(cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
 	CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
-}
-
-start_upstream() {
-	require_free_port "$UPSTREAM_PORT"
-	mkdir -p "$WORK/nginx/tmp"
-	sed -e "s|__PORT__|$UPSTREAM_PORT|" -e "s|__DIR__|$WORK/nginx|" "$FILES/nginx.conf" >"$WORK/nginx/nginx.conf"
-	/usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"
-	wait_for "http://127.0.0.1:$UPSTREAM_PORT/" "nginx"
 }
 
 # Each gateway gets a Redis of its own (port 100 above its own), so that no gateway's
@@ -150,15 +106,6 @@ start_gateway() {
 		--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" >"$WORK/$variant.log" 2>&1 &
 	PID[$variant]=$!
 	STARTED+=($!)
-}
-
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		curl -sf -o /dev/null "$1" && return 0
-		sleep 0.2
-	done
-	fail "$2 did not answer $1"
 }
 
 # The routes behave as the comparison assumes: open admits, closed rejects its client's
@@ -196,18 +143,6 @@ run_wrk() {
 		fail "wrk against $1 failed: $(cat "$4")"
 }
 
-# CPU time the process $1 has used, user and system, in clock ticks.
-cpu_ticks() {
-	awk '{ print $14 + $15 }' "/proc/$1/stat"
-}
-
-# Latency in milliseconds from wrk's "99%    1.23ms" form.
-latency_ms() {
-	awk -v p="$1" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
-		else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 }
-		print v }' "$2"
-}
-
 # measure ROUND WORKLOAD SCRIPT VARIANT
 measure() {
 	local round=$1 workload=$2 script=$3 variant=$4 out calls_before=0 calls_after=0 redis_calls="" cpu_before cpu_after
@@ -237,20 +172,6 @@ measure() {
 	echo "$round,$workload,$variant,$requests,$rps,$p50,$p99,${non2xx:-0},$redis_calls,$cpu_us" >>"$WORK/e2e-runs.csv"
 	log "round $round $workload $variant: $rps req/s, p50 ${p50}ms, p99 ${p99}ms, non-2xx ${non2xx:-0}," \
 		"gateway CPU ${cpu_us} µs per request (load $(cut -d' ' -f1 /proc/loadavg))"
-}
-
-# round_order ROUND VARIANT...: round r starts at the r-th variant (cyclically) and runs
-# forwards in odd rounds, backwards in even ones, so first places and neighbours change
-# from round to round (with an even number of variants, over as many rounds, each runs
-# once in every position).
-round_order() {
-	local round=$1
-	shift
-	local count=$# step=1 i
-	((round % 2 == 0)) && step=-1
-	for ((i = 0; i < count; i++)); do
-		echo "${@:$((((round - 1 + step * i) % count + count) % count + 1)):1}"
-	done
 }
 
 prefill_many_keys() {
@@ -326,9 +247,9 @@ profile() {
 }
 
 mkdir -p "$WORK"
-install_tools
+install_missing wrk nginx-light redis-server
 build
-start_upstream
+start_nginx "$UPSTREAM_PORT"
 case $MODE in
 	compare) compare ;;
 	--profile) profile "$PROFILED" ;;

@@ -33,57 +33,17 @@ UPSTREAM_PORT=$BASE_PORT
 REDIS_PORT=$((BASE_PORT + 100))
 STARTED=()
 
-log() {
-	echo "[fleet-cost $(date +%H:%M:%S)] $*" >&2
-}
-
-fail() {
-	log "FAILED: $*"
-	exit 1
-}
-
-stop_all() {
-	local pid
-	for pid in "${STARTED[@]}"; do
-		kill "$pid" 2>/dev/null || true
-	done
-	for pid in "${STARTED[@]}"; do
-		wait "$pid" 2>/dev/null || true
-	done
-	STARTED=()
-	if [[ -f $WORK/nginx/nginx.pid ]]; then
-		kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
-		rm -f "$WORK/nginx/nginx.pid"
-	fi
-}
+# shellcheck source=lib.sh
+source "$MODULE/src/bench/lib.sh"
+LOG_NAME=fleet-cost
 trap stop_all EXIT
-
-missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-[[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
-command -v redis-server >/dev/null || missing+=(redis-server)
-if ((${#missing[@]} > 0)); then
-	log "installing ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		curl -sf -o /dev/null "$1" && return 0
-		sleep 0.2
-	done
-	fail "$2 did not answer $1"
-}
+install_missing wrk nginx-light redis-server
 
 rm -rf "$WORK"
-mkdir -p "$WORK/nginx/tmp" "$OUTPUT"
+mkdir -p "$WORK" "$OUTPUT"
 log "building the gateway"
 (cd "$ROOT" && ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure compile)
 CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
-
-sed -e "s|__PORT__|$UPSTREAM_PORT|" -e "s|__DIR__|$WORK/nginx|" "$FILES/nginx.conf" >"$WORK/nginx/nginx.conf"
 
 # The commands the gateways sent: script calls and PINGs.
 sent_commands() {
@@ -95,7 +55,7 @@ sent_commands() {
 run() {
 	local variant=$1 round=$2
 	shift 2
-	/usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"
+	start_nginx "$UPSTREAM_PORT"
 	redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no >"$WORK/redis.log" 2>&1 &
 	STARTED+=($!)
 	local gateway port

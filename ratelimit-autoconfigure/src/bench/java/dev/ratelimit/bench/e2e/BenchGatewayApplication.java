@@ -21,7 +21,9 @@ import org.springframework.context.annotation.Profile;
  * {@code /closed/**}, limited to one request an hour per client), limited by a
  * different filter in each Spring profile of {@code bench-gateway.yml}: {@code none},
  * {@code rl-caffeine}, {@code rl-redis}, {@code rl-hybrid}, {@code scg-redis},
- * {@code scg-bucket4j}. Clients are told apart by the {@code X-Client} header.
+ * {@code scg-bucket4j}. Clients are told apart by the {@code X-Client} header. The
+ * profile {@code caffeine-keys} (src/bench/caffeine-keys.sh) serves {@code /open/**}
+ * without a limiter beside {@code /windowed/**}, limited by a sliding window counter.
  */
 @SpringBootApplication
 public class BenchGatewayApplication {

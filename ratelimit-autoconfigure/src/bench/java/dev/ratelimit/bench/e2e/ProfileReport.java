@@ -21,14 +21,18 @@ import jdk.jfr.consumer.RecordingFile;
 import dev.ratelimit.bench.Report;
 
 /**
- * Summarises the recordings of {@code e2e.sh --profile} into a Markdown file: for
- * each JFR recording (one client, 200,000 clients), where the gateway's CPU samples
+ * Summarises the recordings of {@code e2e.sh --profile} (or {@code caffeine-keys.sh
+ * --profile}) into a Markdown file: for each JFR recording (one client, 200,000
+ * clients; or the routes named), where the gateway's CPU samples
  * fall (own time of the hottest methods; time under each of our methods and of the
  * libraries on the request path) and what it allocates (by class, and by the first of
  * our frames on the allocating stack); then the live heap per client, from the class
- * histograms taken before and after the 200,000 clients' buckets were created.
+ * histograms taken before and after the 200,000 clients' buckets were created, when
+ * taken.
  * <p>
- * Arguments: the profile directory, the number of clients, the report's file name.
+ * Arguments: the profile directory, the number of clients, the report's file name, then
+ * the recordings' names ({@code one-key} and {@code many-keys} when none): each
+ * {@code NAME.jfr} beside wrk's output, {@code NAME-wrk.txt}.
  */
 public final class ProfileReport {
 
@@ -50,13 +54,17 @@ public final class ProfileReport {
 		Path directory = Path.of(args[0]);
 		long clients = Long.parseLong(args[1]);
 		List<String> lines = new ArrayList<>();
-		for (String recording : List.of("one-key", "many-keys")) {
+		List<String> recordings = (args.length > 3) ? List.of(args).subList(3, args.length)
+				: List.of("one-key", "many-keys");
+		for (String recording : recordings) {
 			Path file = directory.resolve(recording + ".jfr");
 			lines.addAll(summarise(recording, RecordingFile.readAllEvents(file),
 					Files.readString(directory.resolve(recording + "-wrk.txt"))));
 		}
-		lines.addAll(heapPerClient(directory.resolve("histogram-before.txt"), directory.resolve("histogram-after.txt"),
-				clients));
+		Path before = directory.resolve("histogram-before.txt");
+		if (Files.exists(before)) {
+			lines.addAll(heapPerClient(before, directory.resolve("histogram-after.txt"), clients));
+		}
 		lines.forEach(System.out::println);
 		Report.fromSystemProperties().write(args[2], lines);
 	}

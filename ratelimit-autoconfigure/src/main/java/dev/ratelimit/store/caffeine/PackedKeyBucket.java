@@ -60,10 +60,32 @@ final class PackedKeyBucket extends CaffeineBucket {
 		return new String(chars, 0, length);
 	}
 
+	/**
+	 * Whether {@code key} packs to this bucket's two words: read in one pass, the
+	 * characters checked as {@link #fits} checks them as they are packed, since a request
+	 * compares its key with its bucket's on every lookup.
+	 */
 	@Override
 	boolean hasKey(String key) {
-		return key.length() <= MAX_LENGTH && word(key, 0) == this.low && word(key, BYTES_PER_WORD) == this.high
-				&& fits(key);
+		int length = key.length();
+		if (length > MAX_LENGTH) {
+			return false;
+		}
+		long low = 0;
+		long high = 0;
+		for (int i = 0; i < length; i++) {
+			char c = key.charAt(i);
+			if (c == 0 || c > 0xff) {
+				return false;
+			}
+			if (i < BYTES_PER_WORD) {
+				low |= (long) c << (BYTES_PER_WORD * i);
+			}
+			else {
+				high |= (long) c << (BYTES_PER_WORD * (i - BYTES_PER_WORD));
+			}
+		}
+		return low == this.low && high == this.high;
 	}
 
 	@Override

@@ -53,6 +53,22 @@ class CaffeineBucketTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "client-200000", "abcdefghijklmnop", "alice", "2001:db8::1" })
+	void aPackedKeyMatchesOnlyAKeyOfTheSameCharactersInBothWords(String key) {
+		CaffeineBucket bucket = CaffeineBucket.create(WORDS, key, 0);
+		assertThat(bucket).isInstanceOf(PackedKeyBucket.class);
+		assertThat(bucket).isEqualTo(new BucketId("orders", "anonymous", new String(key.toCharArray())));
+		for (int i = 0; i < key.length(); i++) {
+			char[] changed = key.toCharArray();
+			changed[i]++;
+			assertThat(bucket).isNotEqualTo(new BucketId("orders", "anonymous", new String(changed)));
+		}
+		assertThat(bucket).isNotEqualTo(new BucketId("orders", "anonymous", key.substring(0, key.length() - 1)))
+			.isNotEqualTo(new BucketId("orders", "anonymous", key + "x"))
+			.isNotEqualTo(new BucketId("orders", "anonymous", key + "\u0100"));
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "abcdefghijklmnopq", "2001:db8:0:0:0:0:0:1", "\u0000", "a\u0000", "ключ", "\u0100" })
 	void keysThatDoNotFitAreKeptAsStrings(String key) {
 		assertThat(CaffeineBucket.create(WORDS, key, 0)).isInstanceOf(StringKeyBucket.class);
