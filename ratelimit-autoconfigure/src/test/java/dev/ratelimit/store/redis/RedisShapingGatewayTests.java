@@ -17,10 +17,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Shaping across a fleet: two gateways on one Redis share one queue per client. The
- * issue's burst, 8 requests at once from one client on a leaky bucket of capacity 5
- * draining 2/s, split over both gateways: the 5 that fit reach the upstream half a
- * second apart whichever gateway judged them, and the 3 that do not are refused at once.
+ * Shaping across a fleet: two gateways on one Redis share one queue per client. A
+ * burst, 5 requests at once from one client on a leaky bucket of capacity 3 draining
+ * 1/s, split over both gateways: the 3 that fit reach the upstream a second apart
+ * whichever gateway judged them, and the 2 that do not are refused at once. The drain is
+ * slow enough that a loaded machine judges the whole burst before the first held request
+ * is released, whose unit would otherwise be free again.
  */
 class RedisShapingGatewayTests {
 
@@ -41,8 +43,8 @@ class RedisShapingGatewayTests {
 					answer(gateway, "warm-up", "/shaped/warm-up", System.nanoTime()).block(Duration.ofSeconds(10));
 				}
 				long sent = System.nanoTime();
-				List<long[]> answers = Flux.range(0, 8)
-					.flatMap((request) -> answer(gateways.get(request % 2), "burst-client", "/shaped/burst", sent), 8)
+				List<long[]> answers = Flux.range(0, 5)
+					.flatMap((request) -> answer(gateways.get(request % 2), "burst-client", "/shaped/burst", sent), 5)
 					.collectList()
 					.block(Duration.ofSeconds(30));
 				List<Long> refusedAfter = new ArrayList<>();
@@ -54,16 +56,16 @@ class RedisShapingGatewayTests {
 				assertThat(answers).extracting((answer) -> answer[0]).containsOnly(200L, 429L);
 				// Refused at once: had they waited for a place, they would have come back after
 				// the last release, 2 s on.
-				assertThat(refusedAfter).hasSize(3).allMatch((nanos) -> nanos < 1_500 * MILLI);
+				assertThat(refusedAfter).hasSize(2).allMatch((nanos) -> nanos < 1_500 * MILLI);
 				List<Long> arrivals = upstream.arrivals("/shaped/burst");
-				assertThat(arrivals).hasSize(5);
+				assertThat(arrivals).hasSize(3);
 				for (int i = 1; i < arrivals.size(); i++) {
 					// Each release instant is the first decision's, in Redis time, plus the queue
 					// ahead of it drained; each gateway starts its timer once Redis has answered.
-					// So never early, whichever gateway judged it, where unshaped all five arrive
+					// So never early, whichever gateway judged it, where unshaped all three arrive
 					// within milliseconds; a stalled node makes a release late, never early.
 					assertThat(arrivals.get(i) - sent).as("arrival %d after the burst was sent", i)
-						.isGreaterThanOrEqualTo(i * 500 * MILLI);
+						.isGreaterThanOrEqualTo(i * 1000 * MILLI);
 				}
 			}
 			finally {
@@ -92,8 +94,8 @@ class RedisShapingGatewayTests {
 					"spring.data.redis.port=" + redis.port(), "ratelimit.store=redis",
 					"ratelimit.policies.shaped.key=header:X-Client",
 					"ratelimit.policies.shaped.tiers.anonymous[0].algorithm=leaky-bucket",
-					"ratelimit.policies.shaped.tiers.anonymous[0].capacity=5",
-					"ratelimit.policies.shaped.tiers.anonymous[0].drain-rate=2",
+					"ratelimit.policies.shaped.tiers.anonymous[0].capacity=3",
+					"ratelimit.policies.shaped.tiers.anonymous[0].drain-rate=1",
 					"ratelimit.policies.shaped.tiers.anonymous[0].shaping.max-delay=3s",
 					"spring.cloud.gateway.server.webflux.routes[0].id=shaped",
 					"spring.cloud.gateway.server.webflux.routes[0].uri=" + upstream.uri(),

@@ -9,7 +9,7 @@ import dev.ratelimit.support.MonotonicClock;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
- * Redis-backed stores for tests, on the system clock, keys prefixed {@code rl}.
+ * Redis-backed stores for tests, on the system clock unless given one, keys prefixed {@code rl}.
  */
 final class TestStores {
 
@@ -46,8 +46,16 @@ final class TestStores {
 	 * given up on) before the first request.
 	 */
 	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard) {
-		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard,
-				MonotonicClock.SYSTEM, START_UP_WAIT);
+		return redis(template, timeout, guard, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * A store as above on {@code clock}.
+	 */
+	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard,
+			MonotonicClock clock) {
+		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard, clock,
+				START_UP_WAIT);
 		store.afterSingletonsInstantiated();
 		return store;
 	}
