@@ -76,16 +76,14 @@ final class DecisionObservations {
 
 	/**
 	 * A decision awaited from a store, which never fails, observed until its verdict,
-	 * whether or not its request still awaits it: what the store does meanwhile (a Redis
-	 * command's own observation) is a child of the decision's.
+	 * whether or not its request still awaits it.
 	 * @param shadow whether the policy only counts and reports its refusals
 	 */
 	static Mono<Verdict> awaited(Mono<Verdict> decision, Observation observation, boolean shadow) {
 		if (observation.isNoop()) {
 			return decision;
 		}
-		return decision.doOnNext((verdict) -> stop(observation, Outcome.of(verdict, shadow)))
-			.contextWrite((context) -> context.put(ObservationThreadLocalAccessor.KEY, observation));
+		return decision.doOnNext((verdict) -> stop(observation, Outcome.of(verdict, shadow)));
 	}
 
 }

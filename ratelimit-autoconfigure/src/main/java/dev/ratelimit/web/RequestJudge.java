@@ -151,8 +151,9 @@ public final class RequestJudge {
 	}
 
 	/**
-	 * Whether the policies' decisions are observed now: read per request, so that a
-	 * request whose decisions are not reads nothing more.
+	 * Whether the policies' decisions are observed now, asked per request: the registry
+	 * observes nothing while it has no handler. An observed request's Reactor context is
+	 * read first, its observation the parent of its decisions'.
 	 */
 	private boolean observing() {
 		return this.observations != null && this.observations.active();
