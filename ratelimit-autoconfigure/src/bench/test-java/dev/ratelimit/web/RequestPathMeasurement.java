@@ -21,7 +21,10 @@ import dev.ratelimit.policy.TierSource;
 import dev.ratelimit.policy.TrustedProxies;
 import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
+import dev.ratelimit.support.MonotonicClock;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import reactor.core.publisher.Mono;
 
@@ -46,7 +49,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code docs/benchmarks.md} quotes. As in a gateway with Actuator, the decisions are
  * recorded as metrics and totals, and the headers are written on Netty's headers, as on
  * Reactor Netty. Every request sets its client's header first, one client or many, so
- * that both pay the same for it.
+ * that both pay the same for it. The in-line path is measured again with its decisions
+ * observed ({@code ratelimit.policy.decisions}) in an {@link ObservationRegistry} whose
+ * one handler records them as timers, as Spring Boot's does with Actuator and no tracer,
+ * and with that registry's predicate turning them off, as
+ * {@code management.observations.enable.ratelimit=false} does.
  * Asserts behaviour only, never time. Run it with
  * {@code ./mvnw -B -q -Pbench -pl ratelimit-autoconfigure test-compile exec:exec@request-path}.
  */
@@ -66,11 +73,29 @@ public final class RequestPathMeasurement {
 
 	public static void main(String[] arguments) {
 		String[] oneClient = { "client-1" };
-		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null, oneClient);
-		measure("in line, 200,000 clients in random order", new TierSource.ApiKey(), null, manyClients());
-		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null, oneClient);
+		ObservationRegistry none = ObservationRegistry.NOOP;
+		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null, oneClient, none);
+		measure("in line, decisions observed (meter handler)", new TierSource.ApiKey(), null, oneClient,
+				observed(true));
+		measure("in line, observations turned off by predicate", new TierSource.ApiKey(), null, oneClient,
+				observed(false));
+		measure("in line, 200,000 clients in random order", new TierSource.ApiKey(), null, manyClients(), none);
+		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null, oneClient, none);
 		measure("CostResolver bean (reactive cost)", new TierSource.ApiKey(), (exchange, policy) -> Mono.empty(),
-				oneClient);
+				oneClient, none);
+	}
+
+	/**
+	 * A registry recording observations as timers, as Spring Boot's does with Actuator
+	 * and no tracer; with {@code ratelimit} observations turned off by its predicate
+	 * unless {@code enabled}.
+	 */
+	private static ObservationRegistry observed(boolean enabled) {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig()
+			.observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()))
+			.observationPredicate((name, context) -> enabled || !name.startsWith("ratelimit"));
+		return registry;
 	}
 
 	/**
@@ -86,16 +111,17 @@ public final class RequestPathMeasurement {
 		return clients.toArray(String[]::new);
 	}
 
-	private static void measure(String name, TierSource tierSource, CostResolver costResolver, String[] clients) {
+	private static void measure(String name, TierSource tierSource, CostResolver costResolver, String[] clients,
+			ObservationRegistry observations) {
 		RateLimitPolicy policy = new RateLimitPolicy("orders", new KeySource.Header("X-Client"), false, 1,
 				StoreType.CAFFEINE, Map.of("anonymous", TIER), TIER, OnMissingKey.CLIENT_ADDRESS, 403, null);
 		RateLimitPolicies policies = new RateLimitPolicies(Map.of("orders", policy), Map.of(), TrustedProxies.NONE,
 				tierSource);
-		RequestJudge judge = new RequestJudges(policies,
+		RequestJudge judge = new RequestJudges(() -> policies,
 				new BucketStores(List.of(new CaffeineBucketStore(() -> 0L, 1_000_000)), List.of()),
 				List.of(new RateLimitRequestMetrics(new SimpleMeterRegistry()), new RateLimitTotals()),
 				HeaderStyle.DRAFT_06, "X-API-Key", RequestPathFixture.problemWriter(), null, costResolver,
-				RateLimitMessages.DEFAULTS, new HeldRequests(10_000))
+				RateLimitMessages.DEFAULTS, new HeldRequests(10_000), null, MonotonicClock.SYSTEM, observations, null)
 			.forRoute(policies, policy, "orders", null);
 		MockServerWebExchange mock = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/orders").header("X-Client", "client-1"));

@@ -6,6 +6,7 @@ import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.CostResolver;
 import dev.ratelimit.web.HeldRequests;
+import dev.ratelimit.web.RateLimitDecisionObservationConvention;
 import dev.ratelimit.web.RateLimitListener;
 import dev.ratelimit.web.RateLimitMessages;
 import dev.ratelimit.web.RateLimitProblemWriter;
@@ -13,6 +14,7 @@ import dev.ratelimit.web.RateLimitRejectionHandler;
 import dev.ratelimit.web.RequestJudges;
 import dev.ratelimit.web.ResponseCostResolver;
 import dev.ratelimit.web.TierResolver;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,7 +26,10 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 /**
  * What every route's request path is built from, gateway route or web route: the
  * rejection handler and the judges, with the application's tier, cost and response cost
- * resolvers when it declares them.
+ * resolvers when it declares them, and each policy's decision observed in the
+ * {@link ObservationRegistry} when there is one (Spring Boot's, with Actuator), through
+ * the application's {@link RateLimitDecisionObservationConvention} when it declares one;
+ * {@code management.observations.enable.ratelimit=false} turns the observations off.
  */
 @Configuration(proxyBeanMethods = false)
 class RequestPathConfiguration {
@@ -51,12 +56,14 @@ class RequestPathConfiguration {
 			RateLimitRejectionHandler rejectionHandler, ObjectProvider<TierResolver> tierResolver,
 			ObjectProvider<CostResolver> costResolver, ObjectProvider<MessageSource> messageSource,
 			HeldRequests heldRequests, ObjectProvider<ResponseCostResolver> responseCostResolver,
-			MonotonicClock clock) {
+			MonotonicClock clock, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<RateLimitDecisionObservationConvention> observationConvention) {
 		return new RequestJudges(policies, stores, listeners.orderedStream().toList(), properties.getHeaders(),
 				properties.getApiKeyHeader(), rejectionHandler, tierResolver.getIfUnique(),
 				costResolver.getIfUnique(),
 				new RateLimitMessages(messageSource.getIfAvailable(), properties.getProblem().getLocale()),
-				heldRequests, responseCostResolver.getIfUnique(), clock);
+				heldRequests, responseCostResolver.getIfUnique(), clock,
+				observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP), observationConvention.getIfUnique());
 	}
 
 }

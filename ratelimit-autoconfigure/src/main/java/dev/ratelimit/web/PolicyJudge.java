@@ -11,9 +11,11 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -86,14 +88,21 @@ final class PolicyJudge {
 	private final PenaltyVerdicts penalties;
 
 	/**
+	 * Observes the store's decisions, {@code null} when nothing does.
+	 */
+	private final @Nullable DecisionObservations observations;
+
+	/**
 	 * @param tiers the policy's tiers by name, each with its place among every tier of
 	 * the route's policies ({@link TierOnRoute#ordinal()})
 	 * @param clock the clock the in-memory store decides by
 	 * @param penalties what a refusal a penalty block had a part in says; {@code store}
 	 * decides under the policy's penalty box ({@link PenaltyVerdicts#decider})
+	 * @param observations observes the store's decisions, or {@code null}
 	 */
 	PolicyJudge(RouteSettings route, BucketDecider store, Map<String, TierOnRoute> tiers, String defaultTier,
-			@Nullable Lookups lookups, MonotonicClock clock, PenaltyVerdicts penalties) {
+			@Nullable Lookups lookups, MonotonicClock clock, PenaltyVerdicts penalties,
+			@Nullable DecisionObservations observations) {
 		this.route = route;
 		this.store = store;
 		this.storeName = store.name();
@@ -104,6 +113,7 @@ final class PolicyJudge {
 		this.checks = route.afterResponse().countResponses() != null;
 		this.clock = clock;
 		this.penalties = penalties;
+		this.observations = observations;
 	}
 
 	/**
@@ -229,19 +239,41 @@ final class PolicyJudge {
 	}
 
 	/**
+	 * Start observing the store's decision of a request, for a judge whose decisions are
+	 * observed: {@link #decideNow} then, if need be, {@link #decideLater} decide it, and
+	 * it is stopped with the verdict ({@link #observed}).
+	 * @param request the request's Reactor context, where its own observation is
+	 */
+	Observation observe(PolicyJudgement judgement, ContextView request) {
+		return this.observations.start(request, this.route.policyId(), judgement.tier().name(),
+				this.route.routeId(), this.storeName);
+	}
+
+	/**
+	 * Stop observing a decision known at once, with its verdict.
+	 */
+	void observed(Observation observation, Verdict verdict) {
+		DecisionObservations.stop(observation, Outcome.of(verdict, this.route.shadow()));
+	}
+
+	/**
 	 * The store's decision when it has to be awaited, seen to its end even when the
 	 * request is cancelled meanwhile (its client gone): a remote store has taken what it
 	 * admitted by the time it answers, and a request that never went on gives that back,
 	 * its slots included.
+	 * @param observation observes the decision until its verdict, or {@code null}
 	 * @param cancelled runs when the request is cancelled before the answer came
 	 */
-	Mono<Verdict> decideLater(PolicyJudgement judgement, Runnable cancelled) {
+	Mono<Verdict> decideLater(PolicyJudgement judgement, @Nullable Observation observation, Runnable cancelled) {
 		BucketId bucket = judgement.bucket();
 		Mono<Verdict> decision = Mono
 			.defer(() -> this.checks ? this.store.check(bucket, judgement.tier().judged().tier(), judgement.cost())
 					: this.store.acquire(bucket, judgement.tier().judged().tier(), judgement.cost()))
 			.switchIfEmpty(Mono.fromSupplier(() -> storeFailed(null)))
 			.onErrorResume((error) -> Mono.just(storeFailed(error)));
+		if (observation != null) {
+			decision = DecisionObservations.awaited(decision, observation, this.route.shadow());
+		}
 		return AwaitedDecision.of(decision, (verdict) -> {
 			judgement.decided(verdict);
 			abandoned(judgement);

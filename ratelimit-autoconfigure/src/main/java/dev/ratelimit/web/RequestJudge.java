@@ -8,9 +8,11 @@ import dev.ratelimit.algorithm.Verdict;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.support.ThrottledLog;
 import dev.ratelimit.web.RateLimitRejection.Reason;
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -80,17 +82,24 @@ public final class RequestJudge {
 	private final HeldRelease held;
 
 	/**
+	 * Observes each policy's decision, {@code null} when nothing does.
+	 */
+	private final @Nullable DecisionObservations observations;
+
+	/**
 	 * @param tiers how the route reads a request's tier, or {@code null} for a
 	 * {@code RateLimiter} bean's judge, which is given keys
 	 * @param policies the route's policies, in the order it names them, at least one; a
 	 * {@code RateLimiter} bean's judge has one
+	 * @param observations observes each policy's decision, or {@code null}
 	 * @throws IllegalStateException when the judge is a {@code RateLimiter} bean's (no
 	 * {@code tiers}) and the policy settles after the response or a tier limits
 	 * requests in flight: the bean never sees the response
 	 */
 	RequestJudge(String routeId, String apiKeyHeader, Map<String, String> tiersByApiKey,
 			@Nullable TierLookup tiers, List<PolicyJudge> policies, HeaderStyle headerStyle,
-			RateLimitRejectionHandler rejectionHandler, HeldRequests held) {
+			RateLimitRejectionHandler rejectionHandler, HeldRequests held,
+			@Nullable DecisionObservations observations) {
 		this.routeId = routeId;
 		this.apiKeyHeader = apiKeyHeader;
 		this.tiersByApiKey = tiersByApiKey;
@@ -99,6 +108,7 @@ public final class RequestJudge {
 		this.headers = new RouteHeaders(headerStyle, this.policies[0].clock());
 		this.rejectionHandler = rejectionHandler;
 		this.held = new HeldRelease(held);
+		this.observations = observations;
 		if (tiers == null && settlesAfterResponse()) {
 			throw new IllegalStateException("Rate limit policy '" + this.policies[0].policyId()
 					+ "' settles its requests once their response is known (count-responses, cost-from-response or "
@@ -134,12 +144,33 @@ public final class RequestJudge {
 		if (this.tiers == null) {
 			throw new IllegalStateException("A RateLimiter bean's judge is given keys, not requests");
 		}
+		if (observing()) {
+			return Mono.deferContextual((request) -> judge(exchange, chain, next, request));
+		}
+		return judge(exchange, chain, next, null);
+	}
+
+	/**
+	 * Whether the policies' decisions are observed now, asked per request: the registry
+	 * observes nothing while it has no handler. An observed request's Reactor context is
+	 * read first, its observation the parent of its decisions'.
+	 */
+	private boolean observing() {
+		return this.observations != null && this.observations.active();
+	}
+
+	/**
+	 * @param observed the request's Reactor context when its decisions are observed,
+	 * otherwise {@code null}
+	 */
+	private <C> Mono<Void> judge(ServerWebExchange exchange, C chain, Next<C> next, @Nullable ContextView observed) {
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		// Without configured API keys no header can name one: not read at all.
 		String apiKey = this.tiersByApiKey.isEmpty() ? null
 				: exchange.getRequest().getHeaders().getFirst(this.apiKeyHeader);
 		String apiKeyTier = (apiKey != null) ? this.tiersByApiKey.get(apiKey) : null;
-		Judging<C> judging = new Judging<>(exchange, chain, next, (apiKeyTier != null) ? apiKey : null, start);
+		Judging<C> judging = new Judging<>(exchange, chain, next, (apiKeyTier != null) ? apiKey : null, start,
+				observed);
 		if (this.tiers instanceof TierLookup.InRequest inRequest) {
 			return withTier(judging, inRequest.read(exchange, apiKeyTier));
 		}
@@ -208,14 +239,20 @@ public final class RequestJudge {
 				continue;
 			}
 			if (judgement.verdict() == null) {
+				Observation observation = (judging.observed != null)
+						? this.policies[i].observe(judgement, judging.observed) : null;
 				Verdict now = this.policies[i].decideNow(judgement);
 				if (now == null) {
 					int at = i;
-					Mono<Verdict> later = this.policies[i].decideLater(judgement, () -> abandoned(judging, at));
+					Mono<Verdict> later = this.policies[i].decideLater(judgement, observation,
+							() -> abandoned(judging, at));
 					return later.flatMap((verdict) -> {
 						judgement.decided(verdict);
 						return judgement.refuses() ? refused(judging, at) : decide(judging, at + 1);
 					});
+				}
+				if (observation != null) {
+					this.policies[i].observed(observation, now);
 				}
 				judgement.decided(now);
 			}
@@ -348,6 +385,17 @@ public final class RequestJudge {
 	 * {@code Retry-After}
 	 */
 	public <R> Mono<R> judge(String key, Answer<R> answer) {
+		if (observing()) {
+			return Mono.deferContextual((request) -> judge(key, answer, request));
+		}
+		return judge(key, answer, null);
+	}
+
+	/**
+	 * @param observed the Reactor context of the bean's caller when the decision is
+	 * observed, otherwise {@code null}
+	 */
+	private <R> Mono<R> judge(String key, Answer<R> answer, @Nullable ContextView observed) {
 		long start = MonotonicClock.SYSTEM.nanoTime();
 		PolicyJudge policy = this.policies[0];
 		PolicyJudgement judgement = new PolicyJudgement(policy, policy.tier(this.tiersByApiKey.get(key)));
@@ -356,12 +404,16 @@ public final class RequestJudge {
 		}
 		judgement.cost(policy.cost());
 		policy.withKey(judgement, key);
+		Observation observation = (observed != null) ? policy.observe(judgement, observed) : null;
 		Verdict now = policy.decideNow(judgement);
 		if (now != null) {
+			if (observation != null) {
+				policy.observed(observation, now);
+			}
 			judgement.decided(now);
 			return answer(judgement, start, answer);
 		}
-		return policy.decideLater(judgement, () -> {
+		return policy.decideLater(judgement, observation, () -> {
 		}).flatMap((verdict) -> {
 			judgement.decided(verdict);
 			return answer(judgement, start, answer);
@@ -539,12 +591,20 @@ public final class RequestJudge {
 
 		final PolicyJudgement[] judgements = new PolicyJudgement[RequestJudge.this.policies.length];
 
-		Judging(ServerWebExchange exchange, C chain, Next<C> next, @Nullable String knownApiKey, long start) {
+		/**
+		 * The request's Reactor context when its decisions are observed, otherwise
+		 * {@code null}.
+		 */
+		final @Nullable ContextView observed;
+
+		Judging(ServerWebExchange exchange, C chain, Next<C> next, @Nullable String knownApiKey, long start,
+				@Nullable ContextView observed) {
 			this.exchange = exchange;
 			this.chain = chain;
 			this.next = next;
 			this.knownApiKey = knownApiKey;
 			this.start = start;
+			this.observed = observed;
 		}
 
 		@Override

@@ -17,6 +17,7 @@ import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.web.PolicyJudge.Lookups;
 import dev.ratelimit.web.PolicyJudge.RouteSettings;
 import dev.ratelimit.web.PolicyJudge.TierOnRoute;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatusCode;
@@ -55,6 +56,8 @@ public final class RequestJudges {
 
 	private final PenaltyVerdicts penalties;
 
+	private final @Nullable DecisionObservations observations;
+
 	/**
 	 * @param policies the validated policies in force: each route is built from the
 	 * snapshot in force when it is built, so that a live reload, which has the gateway
@@ -91,6 +94,24 @@ public final class RequestJudges {
 			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
 			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
 			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver, MonotonicClock clock) {
+		this(policies, stores, listeners, headerStyle, apiKeyHeader, rejectionHandler, tierResolver, costResolver,
+				messages, held, responseCostResolver, clock, ObservationRegistry.NOOP, null);
+	}
+
+	/**
+	 * Judges whose policies' decisions are observed in {@code observationRegistry}
+	 * ({@link RateLimitObservationDocumentation#POLICY_DECISIONS}), each as a child of
+	 * its request's observation; with {@link ObservationRegistry#NOOP} nothing is
+	 * observed, and nothing is done for it.
+	 * @param observationConvention replaces
+	 * {@link DefaultRateLimitDecisionObservationConvention}, or {@code null}
+	 */
+	public RequestJudges(Supplier<RateLimitPolicies> policies, BucketStores stores, List<RateLimitListener> listeners,
+			HeaderStyle headerStyle, String apiKeyHeader, RateLimitRejectionHandler rejectionHandler,
+			@Nullable TierResolver tierResolver, @Nullable CostResolver costResolver, RateLimitMessages messages,
+			HeldRequests held, @Nullable ResponseCostResolver responseCostResolver, MonotonicClock clock,
+			ObservationRegistry observationRegistry,
+			@Nullable RateLimitDecisionObservationConvention observationConvention) {
 		this.policies = policies;
 		this.stores = stores;
 		this.messages = messages;
@@ -104,6 +125,7 @@ public final class RequestJudges {
 		this.responseCostResolver = responseCostResolver;
 		this.clock = clock;
 		this.penalties = new PenaltyVerdicts(messages);
+		this.observations = DecisionObservations.of(observationRegistry, observationConvention);
 	}
 
 	/**
@@ -183,7 +205,7 @@ public final class RequestJudges {
 			tierOrdinal += policy.tiers().size();
 		}
 		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), tiers, judges,
-				this.headerStyle, this.rejectionHandler, this.held);
+				this.headerStyle, this.rejectionHandler, this.held, this.observations);
 	}
 
 	/**
@@ -204,7 +226,7 @@ public final class RequestJudges {
 		ClientAddressResolver addresses = new ClientAddressResolver(policies.trustedProxies());
 		return new RequestJudge(routeId, this.apiKeyHeader, policies.tiersByApiKey(), null,
 				List.of(policyJudge(policy, routeId, null, addresses, 0)), this.headerStyle, this.rejectionHandler,
-				this.held);
+				this.held, this.observations);
 	}
 
 	/**
@@ -251,7 +273,7 @@ public final class RequestJudges {
 							ordinal++));
 		}
 		return new PolicyJudge(route, store, tiers, policy.defaultTier().name(), lookups, this.clock,
-				this.penalties);
+				this.penalties, this.observations);
 	}
 
 	private static List<String> ids(List<RateLimitPolicy> policies) {

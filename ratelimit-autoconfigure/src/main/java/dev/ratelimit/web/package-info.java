@@ -10,7 +10,9 @@
  * listeners ({@link RateLimitListener}, {@link Outcome}), one set of rate limit headers
  * ({@link RouteHeaders}, over each tier's {@link RateLimitHeaders}) and either the request
  * forwarded or a {@link RateLimitRejection} answered by the
- * {@link RateLimitRejectionHandler}.
+ * {@link RateLimitRejectionHandler}. Each policy's decision by its store is observed
+ * ({@link RateLimitObservationDocumentation}) when the application has an
+ * {@code ObservationRegistry}, as a child of the request's observation.
  * <p>
  * A request a shaping limit admitted for later is held before it is forwarded
  * ({@link HeldRelease}, in one of the node's {@link HeldRequests} places). What the

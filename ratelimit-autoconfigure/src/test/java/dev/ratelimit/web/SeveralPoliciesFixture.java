@@ -27,9 +27,12 @@ import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.support.ManualClock;
+import io.micrometer.observation.ObservationRegistry;
 import reactor.core.Disposable;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -78,6 +81,11 @@ final class SeveralPoliciesFixture {
 	HeldRequests held = new HeldRequests(100);
 
 	/**
+	 * Where the judges observe their policies' decisions.
+	 */
+	ObservationRegistry observations = ObservationRegistry.NOOP;
+
+	/**
 	 * What the rest of the chain does with a forwarded request: answers at once unless a
 	 * test keeps it in flight ({@code Mono.never()}).
 	 */
@@ -116,7 +124,7 @@ final class SeveralPoliciesFixture {
 				List.of(new Recorder()), this.style, "X-API-Key", (exchange, rejection) -> {
 					this.rejections.add(rejection);
 					return problems.reject(exchange, rejection);
-				}, null, null, RateLimitMessages.DEFAULTS, this.held, null, this.clock);
+				}, null, null, RateLimitMessages.DEFAULTS, this.held, null, this.clock, this.observations, null);
 	}
 
 	/**
@@ -143,13 +151,21 @@ final class SeveralPoliciesFixture {
 	 * that it reached the upstream.
 	 */
 	Sent send(RequestJudge judge, String client) {
+		return send(judge, client, Context.empty());
+	}
+
+	/**
+	 * Send a request as {@link #send(RequestJudge, String)} does, in a filter chain
+	 * whose Reactor context is {@code context}.
+	 */
+	Sent send(RequestJudge judge, String client, ContextView context) {
 		MockServerWebExchange exchange = MockServerWebExchange
 			.from(MockServerHttpRequest.get("/both").remoteAddress(new InetSocketAddress(client, 40000)));
 		Sent sent = new Sent(exchange);
 		sent.subscription = judge.judge(exchange, sent, (chain, forwarded) -> {
 			chain.forwarded.set(true);
 			return this.upstream;
-		}).subscribe(null, null, () -> sent.completed.set(true));
+		}).contextWrite(context).subscribe(null, null, () -> sent.completed.set(true));
 		return sent;
 	}
 
