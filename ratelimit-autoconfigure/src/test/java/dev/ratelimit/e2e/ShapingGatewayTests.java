@@ -36,19 +36,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Shaping through a real gateway, on the real clock, to a real upstream that records
- * when requests reach it: route {@code /shaped/**} is limited by a leaky bucket of 3
- * draining 1 per second that holds requests up to 3 s, per {@code X-Client}; route
+ * when requests reach it: route {@code /shaped/**} is limited by a leaky bucket of 5
+ * draining 2 per second that holds requests up to 3 s, per {@code X-Client}; route
  * {@code /open/**} is not limited. Schedules are read from the upstream's arrival
- * instants, with tolerances that still tell a request held 1 s from one forwarded at
- * once. A burst's requests are judged as they come in, which on a loaded machine may
- * take a good part of a second: the drain is slow enough that the last is judged before
- * the first held one is released, whose place and unit would otherwise be free again.
+ * instants, with tolerances that still tell a request held 0.5 s from one forwarded
+ * at once.
  */
 class ShapingGatewayTests {
 
 	private static final long MILLI = 1_000_000L;
-
-	private static final String LIMIT = "ratelimit.policies.payments.tiers.anonymous[0].";
 
 	/**
 	 * How long a condition on the gateway is awaited: far longer than any hold here.
@@ -65,10 +61,9 @@ class ShapingGatewayTests {
 	static void startGateway() {
 		gateway = gateway();
 		// The first requests through a new gateway start its routes and connections, and
-		// its first 429 its JSON encoder: not in the schedules measured. Judged as slowly as
-		// a cold gateway judges, a place may drain before the last, which is then held.
+		// its first 429 its JSON encoder: not in the schedules measured.
 		assertThat(all(burst(gateway, "/shaped/warm-up/", "warm-up", 6))).extracting(Answer::status)
-			.isSubsetOf(200, 429);
+			.containsOnly(200, 429);
 		assertThat(send(gateway, "/open/warm-up", "warm-up").join().status()).isEqualTo(200);
 	}
 
@@ -80,27 +75,27 @@ class ShapingGatewayTests {
 
 	@Test
 	void aBurstReachesTheUpstreamAtTheDrainRateAndWhatDoesNotFitIsRefusedAtOnce() {
-		List<Answer> answers = all(burst(gateway, "/shaped/burst/", "burst", 5));
+		List<Answer> answers = all(burst(gateway, "/shaped/burst/", "burst", 8));
 		List<Answer> forwarded = answers.stream().filter((answer) -> answer.status() == 200).toList();
 		List<Answer> refused = answers.stream().filter((answer) -> answer.status() == 429).toList();
-		assertThat(forwarded).hasSize(3);
-		assertThat(refused).hasSize(2);
+		assertThat(forwarded).hasSize(5);
+		assertThat(refused).hasSize(3);
 		List<Long> arrivals = upstream.arrivals("/shaped/burst/");
-		assertThat(arrivals).hasSize(3);
+		assertThat(arrivals).hasSize(5);
 		long firstSent = answers.stream().mapToLong(Answer::sentAt).min().getAsLong();
 		for (int i = 1; i < arrivals.size(); i++) {
 			// Released when the queue ahead has drained, counted from the first decision,
-			// which came after the first send: never early, where unshaped all three arrive
+			// which came after the first send: never early, where unshaped all five arrive
 			// within milliseconds. A stalled node makes a release late, never early, so
 			// only this bound is the schedule's.
 			assertThat(arrivals.get(i) - firstSent).as("arrival %d after the first send", i)
-				.isGreaterThanOrEqualTo(i * 1000 * MILLI);
+				.isGreaterThanOrEqualTo(i * 500 * MILLI);
 		}
 		// Headers written when each was judged: the queue with it in.
 		assertThat(forwarded).extracting((answer) -> answer.header("RateLimit-Remaining"))
-			.containsExactlyInAnyOrder("2", "1", "0");
+			.containsExactlyInAnyOrder("4", "3", "2", "1", "0");
 		for (Answer answer : refused) {
-			// Until one place has drained: 1 s.
+			// Until one place has drained: 0.5 s, in whole seconds.
 			assertThat(answer.header("Retry-After")).isEqualTo("1");
 			assertThat(answer.answeredAt()).as("refused before the first held request was released")
 				.isLessThan(arrivals.get(1));
@@ -124,13 +119,13 @@ class ShapingGatewayTests {
 					() -> held.held() + upstream.arrivals("/shaped/leaver/1").size() == 2);
 			releaseWithLeaver = releaseOfOneJudgedNow("leaver");
 		}
-		// Given back, its place brings the release of a request judged now 1 s closer.
-		awaitUntil("the place given back", () -> releaseOfOneJudgedNow("leaver") < releaseWithLeaver - 500 * MILLI);
+		// Given back, its place brings the release of a request judged now 0.5 s closer.
+		awaitUntil("the place given back", () -> releaseOfOneJudgedNow("leaver") < releaseWithLeaver - 250 * MILLI);
 		Answer later = send(gateway, "/shaped/leaver/3", "leaver").join();
 		assertThat(later.status()).isEqualTo(200);
 		assertThat(second.join().status()).isEqualTo(200);
-		// The one that went away would have been released 1 s after the second, before the
-		// later one.
+		// The one that went away would have been released 0.5 s after the second, before
+		// the later one.
 		assertThat(upstream.arrivals("/shaped/leaver/2")).isEmpty();
 		assertThat(upstream.arrivals("/shaped/leaver/3")).hasSize(1);
 		assertThat(held.held()).isZero();
@@ -141,10 +136,10 @@ class ShapingGatewayTests {
 		HeldRequests held = gateway.getBean(HeldRequests.class);
 		List<CompletableFuture<Answer>> crowd = new ArrayList<>();
 		for (int client = 0; client < 10; client++) {
-			crowd.addAll(burst(gateway, "/shaped/crowd/" + client + "/", "crowd-" + client, 3));
+			crowd.addAll(burst(gateway, "/shaped/crowd/" + client + "/", "crowd-" + client, 5));
 		}
 		// Every one judged: forwarded at once or after its hold, or held.
-		awaitUntil("every request judged", () -> held.held() + upstream.arrivals("/shaped/crowd/").size() >= 30);
+		awaitUntil("every request judged", () -> held.held() + upstream.arrivals("/shaped/crowd/").size() >= 50);
 		assertThat(held.held()).isPositive();
 		Answer open = send(gateway, "/open/while-held", "anyone").join();
 		assertThat(held.held()).as("still held when the other route answered").isPositive();
@@ -154,32 +149,25 @@ class ShapingGatewayTests {
 		assertThat(open.answeredAt() - open.sentAt()).as("answered in less than the longest hold")
 			.isLessThan(2000 * MILLI);
 		assertThat(all(crowd)).extracting(Answer::status).containsOnly(200);
-		assertThat(upstream.arrivals("/shaped/crowd/")).hasSize(30);
+		assertThat(upstream.arrivals("/shaped/crowd/")).hasSize(50);
 		assertThat(held.held()).isZero();
 	}
 
 	@Test
 	void beyondMaxHeldRequestsARequestIsAnswered503WithRetryAfterAndAProblem() {
-		// Room in the bucket for the whole burst: those beyond the held requests are turned
-		// away by this node's bound, not by the limit.
-		try (ConfigurableApplicationContext capped = gateway("ratelimit.shaping.max-held-requests=2",
-				LIMIT + "capacity=5", LIMIT + "shaping.max-delay=5s")) {
-			// Its route, connections and decisions started, as the shared gateway's are: a
-			// burst through a new gateway is judged slower.
-			assertThat(send(capped, "/open/warm-up", "warm-up").join().status()).isEqualTo(200);
-			assertThat(send(capped, "/shaped/warm-up", "warm-up").join().status()).isEqualTo(200);
+		try (ConfigurableApplicationContext capped = gateway("ratelimit.shaping.max-held-requests=2")) {
 			List<Answer> answers = all(burst(capped, "/shaped/capped/", "capped", 5));
 			List<Answer> unavailable = answers.stream().filter((answer) -> answer.status() == 503).toList();
 			assertThat(answers).extracting(Answer::status).filteredOn((status) -> status == 200).hasSize(3);
 			assertThat(unavailable).hasSize(2);
 			List<Long> arrivals = upstream.arrivals("/shaped/capped/");
 			assertThat(arrivals).hasSize(3);
-			// When each would have been released: 3 s for the first turned away, and as much
-			// for the second once the first's unit was given back, 4 s while it was not.
-			assertThat(unavailable).extracting((answer) -> answer.header("Retry-After"))
-				.contains("3")
-				.isSubsetOf("3", "4");
 			for (Answer answer : unavailable) {
+				// When it would have been released, in whole seconds: 1 s to 2 s. The bucket
+				// judges the burst in one order and the held places are taken in the order the
+				// requests reach them, on two event loops, so the turned away may be any of
+				// those judged to wait 0.5 s to 2 s (2 s while a turned-away unit is not given back).
+				assertThat(answer.header("Retry-After")).isIn("1", "2");
 				assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
 				assertThat((Integer) JsonPath.read(answer.body(), "$.status")).isEqualTo(503);
 				assertThat((String) JsonPath.read(answer.body(), "$.detail"))
@@ -196,11 +184,12 @@ class ShapingGatewayTests {
 	 * {@code properties} on top.
 	 */
 	private static ConfigurableApplicationContext gateway(String... properties) {
+		String limit = "ratelimit.policies.payments.tiers.anonymous[0].";
 		String routes = "spring.cloud.gateway.server.webflux.routes";
 		return new SpringApplicationBuilder(ShapingGatewayApplication.class).web(WebApplicationType.REACTIVE)
 			.properties("server.port=0", "spring.main.banner-mode=off",
-					"ratelimit.policies.payments.key=header:X-Client", LIMIT + "algorithm=leaky-bucket",
-					LIMIT + "capacity=3", LIMIT + "drain-rate=1", LIMIT + "shaping.max-delay=3s",
+					"ratelimit.policies.payments.key=header:X-Client", limit + "algorithm=leaky-bucket",
+					limit + "capacity=5", limit + "drain-rate=2", limit + "shaping.max-delay=3s",
 					routes + "[0].id=shaped", routes + "[0].uri=" + upstream.uri(),
 					routes + "[0].predicates[0]=Path=/shaped/**", routes + "[0].filters[0]=RateLimit=payments",
 					routes + "[1].id=open", routes + "[1].uri=" + upstream.uri(),
