@@ -10,8 +10,9 @@ import reactor.util.context.ContextView;
 
 /**
  * Observes each policy's decision of a request
- * ({@link RateLimitObservationDocumentation#POLICY_DECISIONS}) as a child of the request's observation, which Spring WebFlux keeps in the Reactor
- * context of the request's filter chain. Built only for a registry that is not
+ * ({@link RateLimitObservationDocumentation#POLICY_DECISIONS}) as a child of the
+ * request's observation, which Spring WebFlux keeps in the Reactor context of the
+ * request's filter chain. Built only for a registry that is not
  * {@link ObservationRegistry#NOOP}, so that without one the request path has nothing to
  * do; a route's judge reads the request's context only while {@link #active()}.
  */

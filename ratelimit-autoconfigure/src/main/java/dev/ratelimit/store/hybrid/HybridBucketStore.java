@@ -284,7 +284,8 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			return;
 		}
 		AtomicInteger givenBack = new AtomicInteger();
-		if (this.guard.allowsCall()) {
+		boolean called = this.guard.allowsCall();
+		if (called) {
 			try {
 				Flux.fromIterable(calls)
 					.flatMap((call) -> call.doOnSuccess((done) -> givenBack.incrementAndGet())
@@ -299,7 +300,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		int left = calls.size() - givenBack.get();
 		if (left > 0 && logger.isWarnEnabled()) {
 			logger.warn("Rate limit store '" + name() + "' stopped without giving back the units it leased on " + left
-					+ " of " + calls.size() + " buckets (Redis " + (this.guard.allowsCall()
+					+ " of " + calls.size() + " buckets (Redis " + (called
 							? "did not answer within twice ratelimit.redis.timeout" : "unreachable, its circuit breaker open")
 					+ "): Redis counts them as spent until their window ends or they refill");
 		}
