@@ -23,7 +23,9 @@
 # KEYS_OUTPUT (docs/benchmarks; writes caffeine-keys.md and .csv there), KEYS_COMPARE (more
 # gateways in the same rounds, built from other main classes, as label=directory pairs: a
 # directory is another build's ratelimit-autoconfigure/target/classes, run with this build's
-# bench classes and libraries).
+# bench classes and libraries), KEYS_UNOBSERVED (1: one more gateway, this build with its
+# decisions not observed, management.observations.enable.ratelimit=false: what observing
+# them costs).
 # Needs wrk and nginx-light (installed with apt-get when missing). Every process it starts
 # listens on 127.0.0.1 only and is stopped on exit.
 set -euo pipefail
@@ -69,6 +71,12 @@ log "building the gateway"
 LIBRARIES=$(cat "$MODULE/target/bench-classpath.txt")
 GATEWAYS=(this)
 CLASSES[this]=$MODULE/target/classes
+declare -A ARGUMENTS
+if [[ ${KEYS_UNOBSERVED:-0} == 1 && $MODE == compare ]]; then
+	GATEWAYS+=(unobserved)
+	CLASSES[unobserved]=$MODULE/target/classes
+	ARGUMENTS[unobserved]=--management.observations.enable.ratelimit=false
+fi
 [[ $MODE == --profile ]] && COMPARE=()
 for pair in "${COMPARE[@]}"; do
 	[[ $pair == *=* && -d ${pair#*=} ]] || fail "KEYS_COMPARE: $pair is not label=directory"
@@ -84,7 +92,7 @@ for gateway in "${GATEWAYS[@]}"; do
 	java -Xms1g -Xmx1g -XX:+UseG1GC -cp "$MODULE/target/bench-classes:${CLASSES[$gateway]}:$LIBRARIES" \
 		dev.ratelimit.bench.e2e.BenchGatewayApplication --spring.profiles.active=caffeine-keys \
 		--bench.port="${PORT[$gateway]}" --bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" \
-		>"$WORK/gateway-$gateway.log" 2>&1 &
+		${ARGUMENTS[$gateway]:-} >"$WORK/gateway-$gateway.log" 2>&1 &
 	PID[$gateway]=$!
 	STARTED+=($!)
 	index=$((index + 1))

@@ -12,6 +12,10 @@
 #   scg-redis     Spring Cloud Gateway's RequestRateLimiter with RedisRateLimiter
 #   scg-bucket4j  Spring Cloud Gateway's RequestRateLimiter with Bucket4jRateLimiter (Caffeine)
 #
+# and, on request (E2E_VARIANTS), any of ours suffixed -unobserved: the same gateway with
+# its decisions not observed (management.observations.enable.ratelimit=false), the
+# control for what observing them costs.
+#
 # Workloads: one client on the open route (nothing rejected); one client alternating the
 # open route and an exhausted one (half rejected); 200,000 clients at random (nothing
 # rejected; every client's bucket exists before the measured runs). Each run is measured
@@ -55,7 +59,7 @@ read -r -a VARIANTS <<<"${E2E_VARIANTS:-none none-twin rl-caffeine rl-redis rl-h
 MANY_KEY_VARIANTS=()
 for variant in "${VARIANTS[@]}"; do
 	case $variant in
-		none | none-twin | rl-caffeine | scg-bucket4j) MANY_KEY_VARIANTS+=("$variant") ;;
+		none | none-twin | rl-caffeine | rl-caffeine-unobserved | scg-bucket4j) MANY_KEY_VARIANTS+=("$variant") ;;
 	esac
 done
 
@@ -99,11 +103,16 @@ start_gateway() {
 	require_free_port "$port"
 	PORT[$variant]=$port
 	case $variant in
-		rl-redis | rl-hybrid | scg-redis) start_redis "$variant" $((port - BASE_PORT - 1)) ;;
+		rl-redis* | rl-hybrid* | scg-redis) start_redis "$variant" $((port - BASE_PORT - 1)) ;;
 	esac
+	local profile=${variant%-twin} options=()
+	if [[ $variant == *-unobserved ]]; then
+		profile=${variant%-unobserved}
+		options+=(--management.observations.enable.ratelimit=false)
+	fi
 	java "${GATEWAY_JVM[@]}" "$@" -cp "$CLASSPATH_ALL" dev.ratelimit.bench.e2e.BenchGatewayApplication \
-		--spring.profiles.active="${variant%-twin}" --bench.port="$port" --bench.redis-port="${REDIS_PORT[$variant]:-0}" \
-		--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" >"$WORK/$variant.log" 2>&1 &
+		--spring.profiles.active="$profile" --bench.port="$port" --bench.redis-port="${REDIS_PORT[$variant]:-0}" \
+		--bench.upstream="http://127.0.0.1:$UPSTREAM_PORT" "${options[@]}" >"$WORK/$variant.log" 2>&1 &
 	PID[$variant]=$!
 	STARTED+=($!)
 }
@@ -130,10 +139,10 @@ redis_script_calls() {
 		awk -F'[:=,]' '/^cmdstat_(evalsha|eval|evalsha_ro|eval_ro):/ { calls += $3 } END { print calls + 0 }'
 }
 
-# Round trips to Redis counted by the hybrid store itself: one per sync batch, one per
-# lease fetched on a request.
+# Round trips to Redis counted by hybrid gateway $1's store itself: one per sync batch,
+# one per lease fetched on a request.
 hybrid_remote_calls() {
-	curl -s "http://127.0.0.1:${PORT[rl-hybrid]}/actuator/health/ratelimit" |
+	curl -s "http://127.0.0.1:${PORT[$1]}/actuator/health/ratelimit" |
 		grep -o '"remoteCalls":[0-9]*' | cut -d: -f2
 }
 
@@ -148,15 +157,15 @@ measure() {
 	local round=$1 workload=$2 script=$3 variant=$4 out calls_before=0 calls_after=0 redis_calls="" cpu_before cpu_after
 	out="$WORK/runs/$round-$workload-$variant.txt"
 	case $variant in
-		rl-redis | scg-redis) calls_before=$(redis_script_calls "$variant") ;;
-		rl-hybrid) calls_before=$(hybrid_remote_calls) ;;
+		rl-redis* | scg-redis) calls_before=$(redis_script_calls "$variant") ;;
+		rl-hybrid*) calls_before=$(hybrid_remote_calls "$variant") ;;
 	esac
 	cpu_before=$(cpu_ticks "${PID[$variant]}")
 	run_wrk "$variant" "$script" "$DURATION" "$out"
 	cpu_after=$(cpu_ticks "${PID[$variant]}")
 	case $variant in
-		rl-redis | scg-redis) calls_after=$(redis_script_calls "$variant") ;;
-		rl-hybrid) calls_after=$(hybrid_remote_calls) ;;
+		rl-redis* | scg-redis) calls_after=$(redis_script_calls "$variant") ;;
+		rl-hybrid*) calls_after=$(hybrid_remote_calls "$variant") ;;
 	esac
 	local requests rps p50 p99 non2xx cpu_us
 	requests=$(awk '/requests in/ { print $1 }' "$out")
@@ -167,7 +176,7 @@ measure() {
 	p99=$(latency_ms 99% "$out")
 	non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $5 }' "$out")
 	case $variant in
-		rl-redis | scg-redis | rl-hybrid) redis_calls=$((calls_after - calls_before)) ;;
+		rl-redis* | scg-redis | rl-hybrid*) redis_calls=$((calls_after - calls_before)) ;;
 	esac
 	echo "$round,$workload,$variant,$requests,$rps,$p50,$p99,${non2xx:-0},$redis_calls,$cpu_us" >>"$WORK/e2e-runs.csv"
 	log "round $round $workload $variant: $rps req/s, p50 ${p50}ms, p99 ${p99}ms, non-2xx ${non2xx:-0}," \

@@ -10,6 +10,7 @@ import java.util.Random;
 
 import dev.ratelimit.actuate.RateLimitTotals;
 import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.metrics.RateLimitDecisionMeterObservationHandler;
 import dev.ratelimit.metrics.RateLimitRequestMetrics;
 import dev.ratelimit.policy.KeySource;
 import dev.ratelimit.policy.OnMissingKey;
@@ -24,6 +25,8 @@ import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.support.MonotonicClock;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import reactor.core.publisher.Mono;
@@ -76,9 +79,11 @@ public final class RequestPathMeasurement {
 		ObservationRegistry none = ObservationRegistry.NOOP;
 		measure("in line (api-key tiers, header key, caffeine)", new TierSource.ApiKey(), null, oneClient, none);
 		measure("in line, decisions observed (meter handler)", new TierSource.ApiKey(), null, oneClient,
-				observed(true));
+				observed(true, false));
+		measure("in line, decisions observed (the starter's handler)", new TierSource.ApiKey(), null, oneClient,
+				observed(true, true));
 		measure("in line, observations turned off by predicate", new TierSource.ApiKey(), null, oneClient,
-				observed(false));
+				observed(false, true));
 		measure("in line, 200,000 clients in random order", new TierSource.ApiKey(), null, manyClients(), none);
 		measure("token claim (reactive tier)", new TierSource.Claim("plan"), null, oneClient, none);
 		measure("CostResolver bean (reactive cost)", new TierSource.ApiKey(), (exchange, policy) -> Mono.empty(),
@@ -87,13 +92,18 @@ public final class RequestPathMeasurement {
 
 	/**
 	 * A registry recording observations as timers, as Spring Boot's does with Actuator
-	 * and no tracer; with {@code ratelimit} observations turned off by its predicate
-	 * unless {@code enabled}.
+	 * and no tracer: Micrometer's default meter handler, after the starter's handler of
+	 * decisions when {@code startersHandler} (Spring Boot's first-matching group of
+	 * meter handlers, as the starter's auto-configuration sets it up); with
+	 * {@code ratelimit} observations turned off by its predicate unless {@code enabled}.
 	 */
-	private static ObservationRegistry observed(boolean enabled) {
+	private static ObservationRegistry observed(boolean enabled, boolean startersHandler) {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ObservationHandler<Observation.Context> byDefault = new DefaultMeterObservationHandler(meters);
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig()
-			.observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()))
+			.observationHandler(startersHandler ? new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new RateLimitDecisionMeterObservationHandler(meters), byDefault) : byDefault)
 			.observationPredicate((name, context) -> enabled || !name.startsWith("ratelimit"));
 		return registry;
 	}

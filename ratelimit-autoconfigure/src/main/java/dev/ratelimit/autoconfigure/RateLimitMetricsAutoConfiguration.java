@@ -2,6 +2,7 @@ package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.metrics.RateLimitBlockMetrics;
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitDecisionMeterObservationHandler;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitRedisCallMetrics;
 import dev.ratelimit.metrics.RateLimitRemoteStoreMetrics;
@@ -27,6 +28,8 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of rate limit metrics:
@@ -34,8 +37,10 @@ import org.springframework.context.annotation.Import;
  * {@code ratelimit.shaping.held}, {@code ratelimit.shaping.held.max},
  * {@code ratelimit.settled.units}, {@code ratelimit.response.cost.unreadable},
  * {@code ratelimit.in-flight}, {@code ratelimit.blocks}, {@code ratelimit.buckets},
- * {@code ratelimit.reloads}, with the {@code redis} store, {@code ratelimit.redis.calls}
- * and {@code ratelimit.redis.decisions}, and with the {@code redis} or {@code hybrid} store,
+ * {@code ratelimit.reloads}, the timer of observed decisions
+ * ({@code ratelimit.policy.decisions}, {@link RateLimitDecisionMeterObservationHandler}),
+ * with the {@code redis} store, {@code ratelimit.redis.calls} and
+ * {@code ratelimit.redis.decisions}, and with the {@code redis} or {@code hybrid} store,
  * {@code ratelimit.store.circuit-breaker} and {@code ratelimit.store.errors}, in whatever
  * registry Micrometer is set up with.
  */
@@ -86,6 +91,18 @@ public final class RateLimitMetricsAutoConfiguration {
 	@ConditionalOnBean(HeldRequests.class)
 	RateLimitHeldRequestsMetrics rateLimitHeldRequestsMetrics(HeldRequests held) {
 		return new RateLimitHeldRequestsMetrics(held);
+	}
+
+	/**
+	 * Times the observed decisions, ahead of Micrometer's default meter handler, which
+	 * times every other observation: Spring Boot's group of meter handlers takes the
+	 * first that supports an observation, in this order.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	RateLimitDecisionMeterObservationHandler rateLimitDecisionMeterObservationHandler(MeterRegistry registry) {
+		return new RateLimitDecisionMeterObservationHandler(registry);
 	}
 
 	@Bean

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.ratelimit.metrics.RateLimitBucketMetrics;
+import dev.ratelimit.metrics.RateLimitDecisionMeterObservationHandler;
 import dev.ratelimit.metrics.RateLimitHeldRequestsMetrics;
 import dev.ratelimit.metrics.RateLimitReloadMetrics;
 import dev.ratelimit.metrics.RateLimitRemoteStoreMetrics;
@@ -17,10 +18,15 @@ import dev.ratelimit.store.BucketStores;
 import dev.ratelimit.support.MonotonicClock;
 import dev.ratelimit.testsupport.FixedSnapshotsInspector;
 import dev.ratelimit.testsupport.TestPolicies;
+import dev.ratelimit.web.DefaultRateLimitDecisionObservationConvention;
 import dev.ratelimit.web.HeldRequests;
 import dev.ratelimit.web.Outcome;
+import dev.ratelimit.web.RateLimitDecisionObservationContext;
+import dev.ratelimit.web.RateLimitObservationDocumentation;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +37,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static dev.ratelimit.testsupport.FixedSnapshotsInspector.fixedWindow;
@@ -182,6 +189,30 @@ class RateLimitMetricsAutoConfigurationTests {
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.run((context) -> assertThat(context).hasSingleBean(RateLimitRequestMetrics.class)
 				.doesNotHaveBean(RateLimitBucketMetrics.class));
+	}
+
+	@Test
+	void timesObservedDecisionsAheadOfBootsMeterHandlerWhichTimesTheOtherObservations() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RateLimitDecisionMeterObservationHandler.class);
+				ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+				RateLimitDecisionObservationContext decision = new RateLimitDecisionObservationContext("orders",
+						"free", "orders-route", "caffeine");
+				Observation observation = RateLimitObservationDocumentation.POLICY_DECISIONS
+					.observation(null, new DefaultRateLimitDecisionObservationConvention(), () -> decision,
+							observations)
+					.start();
+				decision.setOutcome(Outcome.ALLOWED);
+				observation.stop();
+				Observation.createNotStarted("other.work", observations).start().stop();
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("ratelimit.policy.decisions").tag("outcome", "allowed").timer().count())
+					.isEqualTo(1);
+				assertThat(registry.find("ratelimit.policy.decisions.active").meters()).isEmpty();
+				assertThat(registry.get("other.work").timer().count()).isEqualTo(1);
+				assertThat(registry.find("other.work.active").longTaskTimer()).isNotNull();
+			});
 	}
 
 	@Test

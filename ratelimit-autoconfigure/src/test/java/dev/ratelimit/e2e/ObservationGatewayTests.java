@@ -70,6 +70,9 @@ class ObservationGatewayTests {
 				.contains("ratelimit_policy_decisions_seconds_count{error=\"none\",outcome=\"rejected\","
 						+ "policy=\"per-client\",store=\"caffeine\",tier=\"anonymous\"} 1")
 				.doesNotContain("observed-client");
+			assertThat(scrape).as("the starter's handler times decisions, ahead of Boot's for the others")
+				.doesNotContain("ratelimit_policy_decisions_active")
+				.contains("http_server_requests_active_seconds");
 		}
 	}
 

@@ -36,8 +36,11 @@ public final class E2eReport {
 		GATEWAYS.put("none", "no limiter");
 		GATEWAYS.put("none-twin", "no limiter, a second JVM (noise floor)");
 		GATEWAYS.put("rl-caffeine", "RateLimit, Caffeine");
+		GATEWAYS.put("rl-caffeine-unobserved", "RateLimit, Caffeine, decisions not observed");
 		GATEWAYS.put("rl-redis", "RateLimit, Redis (exact)");
+		GATEWAYS.put("rl-redis-unobserved", "RateLimit, Redis (exact), decisions not observed");
 		GATEWAYS.put("rl-hybrid", "RateLimit, hybrid");
+		GATEWAYS.put("rl-hybrid-unobserved", "RateLimit, hybrid, decisions not observed");
 		GATEWAYS.put("scg-redis", "RequestRateLimiter, RedisRateLimiter");
 		GATEWAYS.put("scg-bucket4j", "RequestRateLimiter, Bucket4jRateLimiter (Caffeine)");
 	}
