@@ -27,7 +27,10 @@
 # matches, for example '^(token-bucket|fixed-window)'), SCRIPT_COST_MEASURE (time, the default; or instructions: Redis runs under valgrind's
 # callgrind, and each call's cost is the instructions Redis executed for it, its
 # networking included, which other processes on a busy machine do not change: the same
-# figure in every round; SCRIPT_COST_CALLS then defaults to 5000, for valgrind is slow).
+# figure in every round; SCRIPT_COST_CALLS then defaults to 5000, for valgrind is slow),
+# SCRIPT_COST_DUMPS (a directory, with instructions: each measured call's callgrind dump
+# is kept there as ROUND-CONTENDER-CALL.callgrind, for callgrind_annotate to say where a
+# script's instructions go).
 # Wrap it in `flock /tmp/bench.lock` on a shared machine.
 set -euo pipefail
 
@@ -43,6 +46,11 @@ case $MEASURE in
 	*) echo "SCRIPT_COST_MEASURE must be time or instructions, was $MEASURE" >&2; exit 1 ;;
 esac
 CLIENTS=${SCRIPT_COST_CLIENTS:-16}
+DUMPS=${SCRIPT_COST_DUMPS:-}
+if [[ -n $DUMPS ]]; then
+	[[ $MEASURE == instructions ]] || { echo "SCRIPT_COST_DUMPS needs SCRIPT_COST_MEASURE=instructions" >&2; exit 1; }
+	mkdir -p "$DUMPS"
+fi
 REDIS_PID=""
 
 log() {
@@ -142,6 +150,7 @@ measure() {
 		rm -f "$WORK"/callgrind.out.*
 		callgrind_control -d "$REDIS_PID" >/dev/null 2>&1
 		dumped=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$WORK"/callgrind.out.*)
+		[[ -z $DUMPS ]] || cp "$WORK"/callgrind.out.* "$DUMPS/$DUMP_AS.callgrind"
 		[[ $dumped =~ ^[0-9]+$ ]] || fail "callgrind dumped no total for $script"
 	fi
 	local stats
@@ -167,6 +176,7 @@ for round in $(seq "$ROUNDS"); do
 		dir=${contender#*=}
 		while IFS=$'\x1f' read -r -a call; do
 			[[ ${call[0]} =~ ${SCRIPT_COST_INCLUDE:-.} ]] || continue
+			DUMP_AS="$round-${label//[^A-Za-z0-9.-]/_}-${call[0]}"
 			cost=$(measure "$(script_of "$dir" "${call[0]}")" "${call[@]:1}")
 			echo "$round,$label,${call[0]},$cost" >>"$RUNS"
 			log "round $round: $label, ${call[0]}: $cost $UNIT"
