@@ -226,34 +226,34 @@ final class PolicyJudge {
 	 * The store's decision when it is known at once, in this node's memory; else
 	 * {@code null}, nothing was consumed, and {@link #decideLater} awaits it. A policy
 	 * that counts responses is checked: its cost is taken once the status is known.
+	 * @param observation observes the decision, stopped here when its verdict is known
+	 * at once (else {@link #decideLater} stops it), or {@code null}
 	 */
-	@Nullable Verdict decideNow(PolicyJudgement judgement) {
+	@Nullable Verdict decideNow(PolicyJudgement judgement, @Nullable Observation observation) {
+		Verdict now;
 		try {
-			return this.checks
+			now = this.checks
 					? this.store.checkNow(judgement.bucket(), judgement.tier().judged().tier(), judgement.cost())
 					: this.store.acquireNow(judgement.bucket(), judgement.tier().judged().tier(), judgement.cost());
 		}
 		catch (RuntimeException ex) {
-			return storeFailed(ex);
+			now = storeFailed(ex);
 		}
+		if (now != null && observation != null) {
+			DecisionObservations.stop(observation, Outcome.of(now, this.route.shadow()));
+		}
+		return now;
 	}
 
 	/**
 	 * Start observing the store's decision of a request, for a judge whose decisions are
-	 * observed: {@link #decideNow} then, if need be, {@link #decideLater} decide it, and
-	 * it is stopped with the verdict ({@link #observed}).
+	 * observed: {@link #decideNow} then, if need be, {@link #decideLater} decide it and
+	 * stop it with the verdict.
 	 * @param request the request's Reactor context, where its own observation is
 	 */
 	Observation observe(PolicyJudgement judgement, ContextView request) {
 		return this.observations.start(request, this.route.policyId(), judgement.tier().name(),
 				this.route.routeId(), this.storeName);
-	}
-
-	/**
-	 * Stop observing a decision known at once, with its verdict.
-	 */
-	void observed(Observation observation, Verdict verdict) {
-		DecisionObservations.stop(observation, Outcome.of(verdict, this.route.shadow()));
 	}
 
 	/**

@@ -241,7 +241,7 @@ public final class RequestJudge {
 			if (judgement.verdict() == null) {
 				Observation observation = (judging.observed != null)
 						? this.policies[i].observe(judgement, judging.observed) : null;
-				Verdict now = this.policies[i].decideNow(judgement);
+				Verdict now = this.policies[i].decideNow(judgement, observation);
 				if (now == null) {
 					int at = i;
 					Mono<Verdict> later = this.policies[i].decideLater(judgement, observation,
@@ -250,9 +250,6 @@ public final class RequestJudge {
 						judgement.decided(verdict);
 						return judgement.refuses() ? refused(judging, at) : decide(judging, at + 1);
 					});
-				}
-				if (observation != null) {
-					this.policies[i].observed(observation, now);
 				}
 				judgement.decided(now);
 			}
@@ -405,11 +402,8 @@ public final class RequestJudge {
 		judgement.cost(policy.cost());
 		policy.withKey(judgement, key);
 		Observation observation = (observed != null) ? policy.observe(judgement, observed) : null;
-		Verdict now = policy.decideNow(judgement);
+		Verdict now = policy.decideNow(judgement, observation);
 		if (now != null) {
-			if (observation != null) {
-				policy.observed(observation, now);
-			}
 			judgement.decided(now);
 			return answer(judgement, start, answer);
 		}
