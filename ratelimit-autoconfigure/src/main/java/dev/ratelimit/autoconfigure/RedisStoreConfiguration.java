@@ -1,5 +1,6 @@
 package dev.ratelimit.autoconfigure;
 
+import dev.ratelimit.policy.LivePolicies;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
@@ -22,11 +23,13 @@ class RedisStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisBucketStore redisBucketStore(ObjectProvider<ReactiveRedisConnectionFactory> connectionFactory,
-			RateLimitRedisProperties properties, ObjectProvider<CaffeineBucketStore> localStore) {
+			RateLimitRedisProperties properties, ObjectProvider<CaffeineBucketStore> localStore,
+			ObjectProvider<LivePolicies> policies) {
 		ReactiveStringRedisTemplate template = RemoteStores.template(StoreType.REDIS, connectionFactory);
 		return new RedisBucketStore(RemoteStores.script(template, properties), properties.getTimeout(),
 				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM,
-				properties.getSharedCalls().getMaxBatch(), properties.isLocalRefusals());
+				properties.getSharedCalls().getMaxBatch(), properties.isLocalRefusals(),
+				() -> policies.stream().flatMap((live) -> live.get().byId().values().stream()).toList());
 	}
 
 }

@@ -24,7 +24,7 @@ import dev.ratelimit.policy.Tier;
  * What src/bench/redis-script-cost.sh sends to Redis: the scripts exactly as
  * {@link ScriptAssembler} assembles them, and one {@code acquire} call per algorithm on
  * one hot bucket of a tier of one limit, with the script, keys and arguments
- * {@link BucketScript} and {@link RedisLayout} choose for it: the algorithm's lean
+ * {@link BucketScript} and {@link RedisLayout} choose for it: the limit's lean
  * script. Each limit's quota outlasts any run, so every call is admitted and writes,
  * as {@code RedisRateLimiter}'s calls do in the same script.
  * <p>
@@ -93,7 +93,7 @@ public final class ScriptCostCalls {
 					SlotLease.of(Duration.ofMinutes(1))));
 			lines.add(String.join(FIELD_SEPARATOR, call));
 			if (lean) {
-				write(directory.resolve("script-" + name + ".lua"), ScriptAssembler.lean(layout.leanAlgorithm()));
+				write(directory.resolve("script-" + name + ".lua"), ScriptAssembler.lean(layout.leanLimit()));
 				if (!name.contains("-steady-") && !name.contains("-full-")) {
 					String shared = name + "-shared-" + SHARED;
 					long[] costs = new long[SHARED];
@@ -103,7 +103,7 @@ public final class ScriptCostCalls {
 					sharedCall.addAll(layout.leanArguments(costs, 0));
 					lines.add(String.join(FIELD_SEPARATOR, sharedCall));
 					write(directory.resolve("script-" + shared + ".lua"),
-							ScriptAssembler.lean(layout.leanAlgorithm()));
+							ScriptAssembler.lean(layout.leanLimit()));
 				}
 			}
 		});

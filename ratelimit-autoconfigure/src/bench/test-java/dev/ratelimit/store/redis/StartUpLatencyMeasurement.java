@@ -15,6 +15,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.support.MonotonicClock;
@@ -158,7 +159,7 @@ public final class StartUpLatencyMeasurement {
 			store.script.connection().ping().block();
 			long connected = System.nanoTime();
 			if (Boolean.parseBoolean(arguments[1])) {
-				store.connect();
+				store.connect(List.of(TestPolicies.policy("trial", StoreType.REDIS, TIER)));
 			}
 			System.out.println("micros " + (connected - started) / 1000);
 			System.out.println("micros " + (System.nanoTime() - connected) / 1000);

@@ -242,7 +242,8 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 		if (this.syncing != null) {
 			return;
 		}
-		connect();
+		// Leases are the generic script's: no policy's tier takes a lean script.
+		connect(List.of());
 		this.scheduler = Schedulers.newSingle("ratelimit-hybrid-sync", true);
 		this.syncing = Flux.interval(this.syncInterval, this.syncInterval, this.scheduler)
 			.onBackpressureDrop()

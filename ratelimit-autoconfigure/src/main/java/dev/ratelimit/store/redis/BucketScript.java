@@ -4,11 +4,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -17,6 +19,7 @@ import dev.ratelimit.algorithm.SlidingWindowCounter;
 import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.algorithm.Verdict;
+import dev.ratelimit.policy.RateLimitPolicy;
 import dev.ratelimit.policy.Tier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -31,9 +34,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * ({@code renew}), a bucket described ({@code peek}, for {@link BucketReader}), and the
  * start-up warm-up. Its slots are filed under a {@link SlotLease} of its own.
  * The scripts are {@link ScriptAssembler}'s: the common call, an acquire on a tier of
- * one limit, takes its algorithm's lean script, every other the generic one. Spring Data
- * calls a script by SHA ({@code EVALSHA}) and sends it again ({@code EVAL}, which caches
- * it) when Redis answers {@code NOSCRIPT}, after a restart or a {@code SCRIPT FLUSH}.
+ * one limit, takes that limit's lean script, made on first use, every other the generic
+ * one. Spring Data calls a script by SHA ({@code EVALSHA}) and sends it again
+ * ({@code EVAL}, which caches it) when Redis answers {@code NOSCRIPT}, after a restart or
+ * a {@code SCRIPT FLUSH}.
  */
 public final class BucketScript {
 
@@ -52,8 +56,11 @@ public final class BucketScript {
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
 
+	/**
+	 * The lean scripts by limit, equal limits of several tiers sharing one.
+	 */
 	@SuppressWarnings("rawtypes")
-	private final Map<Algorithm, RedisScript<List>> leanScripts = new EnumMap<>(Algorithm.class);
+	private final Map<LeanLimit, RedisScript<List>> leanScripts = new ConcurrentHashMap<>();
 
 	/**
 	 * The penalized forms, for the policies with a penalty box.
@@ -62,7 +69,7 @@ public final class BucketScript {
 	private final RedisScript<List> penalizedScript;
 
 	@SuppressWarnings("rawtypes")
-	private final Map<Algorithm, RedisScript<List>> penalizedLeanScripts = new EnumMap<>(Algorithm.class);
+	private final Map<LeanLimit, RedisScript<List>> penalizedLeanScripts = new ConcurrentHashMap<>();
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> blockPeekScript;
@@ -95,13 +102,6 @@ public final class BucketScript {
 		this.connection = new RedisConnection(redis);
 		this.script = RedisScript.of(ScriptAssembler.generic(), List.class);
 		this.penalizedScript = RedisScript.of(ScriptAssembler.penalizedGeneric(), List.class);
-		for (Algorithm algorithm : Algorithm.values()) {
-			if (ScriptAssembler.hasLeanForm(algorithm)) {
-				this.leanScripts.put(algorithm, RedisScript.of(ScriptAssembler.lean(algorithm), List.class));
-				this.penalizedLeanScripts.put(algorithm,
-						RedisScript.of(ScriptAssembler.penalizedLean(algorithm), List.class));
-			}
-		}
 		this.blockPeekScript = RedisScript.of(ScriptAssembler.blockPeek(), List.class);
 	}
 
@@ -118,30 +118,47 @@ public final class BucketScript {
 	}
 
 	/**
-	 * Loads every script into Redis's script cache ({@code SCRIPT LOAD}), then makes
-	 * {@code rounds} bursts of {@code burst} concurrent calls of each, on keys of the
-	 * warm-up's own ({@link RedisLayout#warmUp(String, Tier)}): a node's first requests
-	 * then find their script cached, so that {@code EVALSHA} answers at once rather than
-	 * {@code NOSCRIPT} and an {@code EVAL} of the whole source, and find the code that
-	 * calls Redis and reads its replies loaded and compiled. Every warm-up limit allows
-	 * one request a second: its keys expire within seconds, and both verdicts are
-	 * exercised.
+	 * Loads the generic scripts and the lean scripts of the tiers of {@code policies}
+	 * into Redis's script cache ({@code SCRIPT LOAD}), then makes {@code rounds} bursts
+	 * of {@code burst} concurrent calls of the generic scripts and each algorithm's lean
+	 * script, on keys of the warm-up's own ({@link RedisLayout#warmUp(String, Tier)}): a
+	 * node's first requests then find their script cached, so that {@code EVALSHA}
+	 * answers at once rather than {@code NOSCRIPT} and an {@code EVAL} of the whole
+	 * source, and find the code that calls Redis and reads its replies loaded and
+	 * compiled. Every warm-up limit allows one request a second: its keys expire within
+	 * seconds, and both verdicts are exercised.
+	 * @param policies the policies whose tiers this node judges with lean scripts, the
+	 * penalized form too for those with a penalty box
 	 */
 	@SuppressWarnings("rawtypes")
-	Mono<Void> warmUp(int rounds, int burst) {
-		List<RedisScript<List>> scripts = new ArrayList<>(this.leanScripts.values());
-		scripts.add(this.script);
-		scripts.addAll(this.penalizedLeanScripts.values());
-		scripts.add(this.penalizedScript);
+	Mono<Void> warmUp(int rounds, int burst, Collection<RateLimitPolicy> policies) {
+		String prefix = this.layouts.keyPrefix();
+		List<RedisLayout> warmUpLayouts = new ArrayList<>();
+		for (Limit limit : WARM_UP_LIMITS) {
+			warmUpLayouts.add(RedisLayout.warmUp(prefix, new Tier(limit.algorithm().configName(), List.of(limit))));
+		}
+		Set<RedisScript<List>> scripts = new LinkedHashSet<>(List.of(this.script, this.penalizedScript));
+		for (RedisLayout layout : warmUpLayouts) {
+			scripts.add(leanScript(layout.leanLimit()));
+			scripts.add(penalizedLeanScript(layout.leanLimit()));
+		}
+		for (RateLimitPolicy policy : policies) {
+			for (RedisLayout layout : this.layouts.layouts(policy)) {
+				if (layout.leanLimit() != null) {
+					scripts.add(leanScript(layout.leanLimit()));
+					if (policy.penalty() != null) {
+						scripts.add(penalizedLeanScript(layout.leanLimit()));
+					}
+				}
+			}
+		}
 		Mono<Void> load = Flux.fromIterable(scripts)
 			.concatMap((script) -> this.connection.onRedis(this.connection.template()
 				.execute((connection) -> connection.scriptingCommands()
 					.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
 			.then();
 		List<Mono<?>> calls = new ArrayList<>();
-		String prefix = this.layouts.keyPrefix();
-		for (Limit limit : WARM_UP_LIMITS) {
-			RedisLayout lean = RedisLayout.warmUp(prefix, new Tier(limit.algorithm().configName(), List.of(limit)));
+		for (RedisLayout lean : warmUpLayouts) {
 			calls.add(Mono.defer(() -> acquire(lean, "warm-up", 1)));
 		}
 		RedisLayout generic = RedisLayout.warmUp(prefix, new Tier("generic", WARM_UP_LIMITS));
@@ -156,11 +173,11 @@ public final class BucketScript {
 	 */
 	@SuppressWarnings("unchecked")
 	Mono<Decision[]> acquire(RedisLayout layout, String clientKey, long cost) {
-		Algorithm lean = layout.leanAlgorithm();
+		LeanLimit lean = layout.leanLimit();
 		if (lean != null) {
 			return this.connection
 				.onRedis(this.connection.template()
-					.execute(this.leanScripts.get(lean), layout.leanKeys(clientKey), layout.leanArguments(cost)))
+					.execute(leanScript(lean), layout.leanKeys(clientKey), layout.leanArguments(cost)))
 				.collectList()
 				.map((reply) -> ScriptReplies.decisions(layout.tier(), ScriptReplies.flatten(reply), 0));
 		}
@@ -176,13 +193,13 @@ public final class BucketScript {
 	 */
 	@SuppressWarnings("unchecked")
 	Mono<Decision[]> acquireEach(RedisLayout layout, String clientKey, long[] costs, long refusedHere) {
-		Algorithm lean = layout.leanAlgorithm();
+		LeanLimit lean = layout.leanLimit();
 		if (lean == null) {
 			throw new IllegalArgumentException("Tier '" + layout.tier().name() + "' has no lean script");
 		}
 		return this.connection
 			.onRedis(this.connection.template()
-				.execute(this.leanScripts.get(lean), layout.leanKeys(clientKey),
+				.execute(leanScript(lean), layout.leanKeys(clientKey),
 						layout.leanArguments(costs, refusedHere)))
 			.collectList()
 			.map((reply) -> ScriptReplies.eachDecision(layout.tier(), ScriptReplies.flatten(reply), costs.length));
@@ -212,9 +229,9 @@ public final class BucketScript {
 	 * on a breach.
 	 */
 	Mono<Verdict> acquire(RedisLayout layout, String clientKey, long cost, RedisPenalty penalty) {
-		Algorithm lean = layout.leanAlgorithm();
+		LeanLimit lean = layout.leanLimit();
 		if (lean != null) {
-			return penalized(this.penalizedLeanScripts.get(lean), layout, clientKey,
+			return penalized(penalizedLeanScript(lean), layout, clientKey,
 					layout.leanKeys(clientKey), layout.leanArguments(cost), penalty);
 		}
 		return penalized(this.penalizedScript, layout, clientKey, layout.keys(clientKey),
@@ -228,6 +245,20 @@ public final class BucketScript {
 	Mono<Verdict> check(RedisLayout layout, String clientKey, long cost, RedisPenalty penalty) {
 		return penalized(this.penalizedScript, layout, clientKey, layout.keys(clientKey),
 				layout.arguments("check", cost, 0, 1, Refund.NONE, Refund.NONE, this.slots), penalty);
+	}
+
+	@SuppressWarnings("rawtypes")
+	private RedisScript<List> leanScript(LeanLimit limit) {
+		RedisScript<List> script = this.leanScripts.get(limit);
+		return (script != null) ? script : this.leanScripts.computeIfAbsent(limit,
+				(made) -> RedisScript.of(ScriptAssembler.lean(made), List.class));
+	}
+
+	@SuppressWarnings("rawtypes")
+	private RedisScript<List> penalizedLeanScript(LeanLimit limit) {
+		RedisScript<List> script = this.penalizedLeanScripts.get(limit);
+		return (script != null) ? script : this.penalizedLeanScripts.computeIfAbsent(limit,
+				(made) -> RedisScript.of(ScriptAssembler.penalizedLean(made), List.class));
 	}
 
 	/**

@@ -1,9 +1,12 @@
 package dev.ratelimit.store.redis;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.Verdict;
@@ -53,6 +56,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 
 	private final SharedCalls.Judge checking = new Judging(true);
 
+	private final Supplier<? extends Collection<RateLimitPolicy>> policies;
+
 	/**
 	 * @param script the bucket script, bound to the key prefix
 	 * @param timeout longest a decision may wait on Redis
@@ -77,18 +82,39 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
 			int maxBatch, boolean refuseLocally) {
-		this(script, timeout, guard, clock, START_UP_WAIT, maxBatch, refuseLocally);
+		this(script, timeout, guard, clock, maxBatch, refuseLocally, List::of);
+	}
+
+	/**
+	 * @param script the bucket script, bound to the key prefix
+	 * @param timeout longest a decision may wait on Redis, queued behind a shared call
+	 * included
+	 * @param guard what to decide when Redis fails
+	 * @param clock the clock health's PING is timed with, and refusals repeated by this
+	 * node are counted on
+	 * @param maxBatch most concurrent requests of one bucket one call judges
+	 * ({@code ratelimit.redis.shared-calls.max-batch}); {@code 1}: each its own call
+	 * @param refuseLocally whether this node repeats Redis's refusal of a bucket until
+	 * its retry-after ({@code ratelimit.redis.local-refusals})
+	 * @param policies the policies in force at start-up: those of this store get their
+	 * tiers' scripts loaded into Redis before the first request
+	 */
+	public RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
+			int maxBatch, boolean refuseLocally, Supplier<? extends Collection<RateLimitPolicy>> policies) {
+		this(script, timeout, guard, clock, START_UP_WAIT, maxBatch, refuseLocally, policies);
 	}
 
 	RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
 			Duration startUpWait) {
-		this(script, timeout, guard, clock, startUpWait, DEFAULT_MAX_BATCH, true);
+		this(script, timeout, guard, clock, startUpWait, DEFAULT_MAX_BATCH, true, List::of);
 	}
 
 	RedisBucketStore(BucketScript script, Duration timeout, RemoteFailureGuard guard, MonotonicClock clock,
-			Duration startUpWait, int maxBatch, boolean refuseLocally) {
+			Duration startUpWait, int maxBatch, boolean refuseLocally,
+			Supplier<? extends Collection<RateLimitPolicy>> policies) {
 		super(script, timeout, guard, clock, startUpWait);
 		this.sharedCalls = new SharedCalls(clock, timeout, maxBatch, refuseLocally);
+		this.policies = policies;
 	}
 
 	@Override
@@ -102,7 +128,7 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
-		connect();
+		connect(this.policies.get().stream().filter((policy) -> policy.store() == StoreType.REDIS).toList());
 	}
 
 	/**

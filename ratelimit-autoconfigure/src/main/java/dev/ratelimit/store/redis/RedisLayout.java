@@ -81,15 +81,10 @@ public final class RedisLayout {
 	private final boolean countsInFlight;
 
 	/**
-	 * The algorithm of the tier's one limit, whose lean script judges its acquire calls;
-	 * none for a tier of several limits.
+	 * The tier's one limit as its lean script, which judges its acquire calls, is written
+	 * for it; none for a tier of several limits.
 	 */
-	private final @Nullable Algorithm leanAlgorithm;
-
-	/**
-	 * The lean script's arguments after the cost; empty without a lean script.
-	 */
-	private final List<String> leanArguments;
+	private final @Nullable LeanLimit leanLimit;
 
 	/**
 	 * The periods arguments of the tier's limits counted in calendar periods, in the
@@ -161,13 +156,12 @@ public final class RedisLayout {
 		this.countsInFlight = limits.stream().anyMatch(Limit::countsInFlight);
 		// A limit that counts requests in flight needs the node's lease, which only the
 		// generic script's arguments carry.
-		this.leanAlgorithm = (limits.size() == 1 && !limits.get(0).countsInFlight()) ? limits.get(0).algorithm()
-				: null;
 		// The generic script's limit arguments but the code, which the lean script is.
-		this.leanArguments = (this.leanAlgorithm != null)
-				? List.of(this.idleMillis, arguments.get(1), arguments.get(2), arguments.get(3), arguments.get(4),
+		this.leanLimit = (limits.size() == 1 && !limits.get(0).countsInFlight())
+				? new LeanLimit(limits.get(0).algorithm(), this.idleMillis, arguments.get(1),
+						calendars.isEmpty() ? arguments.get(2) : null, arguments.get(3), arguments.get(4),
 						arguments.get(5), "|" + arguments.get(6) + " ")
-				: List.of();
+				: null;
 	}
 
 	public Tier tier() {
@@ -188,7 +182,15 @@ public final class RedisLayout {
 	 * flight, which the generic script judges.
 	 */
 	@Nullable Algorithm leanAlgorithm() {
-		return this.leanAlgorithm;
+		return (this.leanLimit != null) ? this.leanLimit.algorithm() : null;
+	}
+
+	/**
+	 * The tier's one limit as its lean script is written for it; none when the tier has
+	 * no {@linkplain #leanAlgorithm() lean script}.
+	 */
+	@Nullable LeanLimit leanLimit() {
+		return this.leanLimit;
 	}
 
 	/**
@@ -196,7 +198,7 @@ public final class RedisLayout {
 	 */
 	List<String> leanKeys(String clientKey) {
 		String tagged = this.keyPrefix + escape(clientKey);
-		if (this.leanAlgorithm == Algorithm.SLIDING_WINDOW_LOG) {
+		if (leanAlgorithm() == Algorithm.SLIDING_WINDOW_LOG) {
 			return List.of(tagged + BUCKET_SUFFIX, tagged + this.keySuffixes[0]);
 		}
 		return List.of(tagged + BUCKET_SUFFIX);
@@ -207,9 +209,11 @@ public final class RedisLayout {
 	 * says.
 	 */
 	List<String> leanArguments(long cost) {
+		if (this.calendars.isEmpty()) {
+			return List.of(Long.toString(cost));
+		}
 		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS + this.calendars.size());
 		arguments.add(Long.toString(cost));
-		arguments.addAll(this.leanArguments);
 		addCalendars(arguments);
 		return arguments;
 	}
@@ -232,7 +236,6 @@ public final class RedisLayout {
 		}
 		List<String> arguments = new ArrayList<>(ScriptProtocol.LEAN_ARGUMENTS + this.calendars.size());
 		arguments.add(judged.toString());
-		arguments.addAll(this.leanArguments);
 		addCalendars(arguments);
 		return arguments;
 	}

@@ -1,6 +1,7 @@
 package dev.ratelimit.store.redis;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,7 @@ public abstract class RemoteBucketStore implements BucketStore {
 	final AtomicLong pingMicros = new AtomicLong(NO_PING_YET);
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect()}): well above the slowest
+	 * Longest start-up waits for the warm-up ({@link #connect(Collection)}): well above the slowest
 	 * warm-up measured on a busy machine (docs/benchmarks.md, section 7), room for an
 	 * application starting around it, short enough not to hold a deployment up while
 	 * Redis hangs.
@@ -76,7 +77,7 @@ public abstract class RemoteBucketStore implements BucketStore {
 	static final int WARM_UP_BURST = 40;
 
 	/**
-	 * Longest start-up waits for {@link #connect()}: {@link #START_UP_WAIT} but in tests.
+	 * Longest start-up waits for {@link #connect(Collection)}: {@link #START_UP_WAIT} but in tests.
 	 */
 	private final Duration startUpWait;
 
@@ -93,18 +94,20 @@ public abstract class RemoteBucketStore implements BucketStore {
 
 	/**
 	 * Opens the connection, loads the scripts and exercises the decision path before the
-	 * first request needs them ({@link BucketScript#warmUp(int, int)}): on a just-started
+	 * first request needs them ({@link BucketScript#warmUp(int, int, Collection)}): on a just-started
 	 * node of a busy machine, a request that finds no connection, a script Redis does not
 	 * hold or its code path still cold is slower than the decision timeout, and the
 	 * failure mode decides it. Start-up waits for this {@link #START_UP_WAIT} at most; a
 	 * Redis that refuses the connection is reported at once and never stops start-up. A
 	 * warning says only that Redis failed, when the client says so: a Redis merely slow
 	 * to answer gets an INFO line, and the warm-up goes on in the background.
+	 * @param leanPolicies the policies whose tiers this store judges with lean scripts
 	 */
-	protected void connect() {
+	protected void connect(Collection<RateLimitPolicy> leanPolicies) {
 		CompletableFuture<Void> warmedUp = this.script.connection().ping()
 			.doOnError(this.guard::unreachableAtStartUp)
-			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST).doOnError(this::warmUpFailed)))
+			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST, leanPolicies)
+				.doOnError(this::warmUpFailed)))
 			.toFuture();
 		try {
 			warmedUp.get(this.startUpWait.toMillis(), TimeUnit.MILLISECONDS);

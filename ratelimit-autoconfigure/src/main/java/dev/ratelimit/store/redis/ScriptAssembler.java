@@ -9,15 +9,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import dev.ratelimit.algorithm.Algorithm;
 
 /**
  * Builds the limiter's two script forms from one Lua source per algorithm
  * ({@code <algorithm>.lua}, as {@code token_bucket.lua}): the generic script, which
- * judges any tier in any mode, and each algorithm's lean script, an acquire on a tier of
+ * judges any tier in any mode, and a lean script per limit, an acquire on a tier of that
  * one limit in straight lines (a function in a script is a closure Redis creates on every
- * call, so the lean form defines none). Their calls are {@link ScriptProtocol}'s.
+ * call, so the lean form defines none), the limit's numbers and tag constants of the
+ * script ({@link LeanLimit}) rather than arguments of every call. Their calls are
+ * {@link ScriptProtocol}'s.
  * <p>
  * An algorithm's file is its maths once, in sections that each start with a line
  * {@code --@<name>}, written as straight-line Lua on named locals:
@@ -64,7 +67,7 @@ import dev.ratelimit.algorithm.Algorithm;
  * algorithm's table, its state in a table per limit; the lean form puts load, then probe
  * and commit for each cost of the call in turn (several when concurrent requests share a
  * call), then idle, in {@code one_limit_driver.lua}, in place of its line
- * {@code --@algorithm}.
+ * {@code --@algorithm}, and the limit's constants in place of its line {@code --@limit}.
  * <p>
  * Each form has a penalized variant, for a policy with a penalty box: the sections of
  * {@code penalty.lua} in its driver's lines {@code --@blocked} (the client's block looked
@@ -85,6 +88,14 @@ final class ScriptAssembler {
 	private static final String LEAN_DRIVER = "one_limit_driver.lua";
 
 	private static final String ALGORITHM_PLACE = "--@algorithm\n";
+
+	private static final String LIMIT_PLACE = "--@limit\n";
+
+	/**
+	 * A number as {@link RedisLayout} writes a limit's (as {@link Long#toString(long)} or
+	 * {@link Double#toString(double)} do), which is also a Lua numeral.
+	 */
+	private static final Pattern NUMERAL = Pattern.compile("[0-9]+(\\.[0-9]+)?(E-?[0-9]+)?");
 
 	private static final String PENALTY = "penalty.lua";
 
@@ -158,24 +169,24 @@ final class ScriptAssembler {
 	}
 
 	/**
-	 * The lean script of an algorithm: the header and the one-limit driver around the
-	 * algorithm's load, probe and commit. It uses none of the protocol's named
-	 * constants: its arguments are few and fixed ({@link ScriptProtocol#LEAN_ARGUMENTS}).
+	 * The lean script of a limit: the header and the one-limit driver around its
+	 * algorithm's load, probe and commit, its numbers and tag as constants. It uses none
+	 * of the protocol's named constants: its arguments are few and fixed
+	 * ({@link ScriptProtocol#LEAN_ARGUMENTS}).
 	 * @throws IllegalArgumentException for an algorithm without a {@linkplain #hasLeanForm
-	 * lean form}
+	 * lean form}, or a limit whose numbers are not as {@link RedisLayout} writes them
 	 */
-	static String lean(Algorithm algorithm) {
-		return lean(algorithm, unpenalized(read(LEAN_DRIVER)));
+	static String lean(LeanLimit limit) {
+		return lean(limit, unpenalized(read(LEAN_DRIVER)));
 	}
 
 	/**
 	 * The lean script's penalized form, as {@link #penalizedGeneric()} is the generic
 	 * script's; it declares the protocol's constants, which its penalty sections use.
-	 * @throws IllegalArgumentException for an algorithm without a {@linkplain #hasLeanForm
-	 * lean form}
+	 * @throws IllegalArgumentException as {@link #lean(LeanLimit)}
 	 */
-	static String penalizedLean(Algorithm algorithm) {
-		return ScriptProtocol.luaConstants() + lean(algorithm, penalized(read(LEAN_DRIVER)));
+	static String penalizedLean(LeanLimit limit) {
+		return ScriptProtocol.luaConstants() + lean(limit, penalized(read(LEAN_DRIVER)));
 	}
 
 	/**
@@ -187,14 +198,16 @@ final class ScriptAssembler {
 		return penaltySection("peek");
 	}
 
-	private static String lean(Algorithm algorithm, String driver) {
-		int place = driver.indexOf(ALGORITHM_PLACE);
-		if (place < 0) {
-			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
-		}
+	private static String lean(LeanLimit limit, String limitDriver) {
+		Algorithm algorithm = limit.algorithm();
 		Source source = source(algorithm);
 		if (source.countsInFlight()) {
 			throw new IllegalArgumentException(algorithm + " counts requests in flight and has no lean script");
+		}
+		String driver = place(limitDriver, LIMIT_PLACE, constants(limit));
+		int place = driver.indexOf(ALGORITHM_PLACE);
+		if (place < 0) {
+			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
 		}
 		StringBuilder lua = new StringBuilder(read(HEADER)).append('\n').append(driver, 0, place);
 		lua.append(source.comment());
@@ -224,6 +237,45 @@ final class ScriptAssembler {
 			lua.append(block("", source.section("idle")));
 		}
 		return lua.append(driver, place + ALGORITHM_PLACE.length(), driver.length()).toString();
+	}
+
+	/**
+	 * The limit's locals of the lean driver, as Lua constants: a calendar window's period
+	 * is {@code nil}.
+	 */
+	private static String constants(LeanLimit limit) {
+		return "local quota, period, rate, max_delay, delay_after = " + numeral(limit.quota()) + ", "
+				+ ((limit.period() != null) ? numeral(limit.period()) : "nil") + ", " + numeral(limit.rate()) + ", "
+				+ numeral(limit.maxDelay()) + ", " + numeral(limit.delayAfter()) + "\nlocal idle_ms, tagged = "
+				+ numeral(limit.idleMillis()) + ", " + literal(limit.tagged()) + "\n";
+	}
+
+	private static String numeral(String number) {
+		if (!NUMERAL.matcher(number).matches()) {
+			throw new IllegalArgumentException("A lean script's limit takes non-negative decimal numbers, not '"
+					+ number + "'");
+		}
+		return number;
+	}
+
+	/**
+	 * A Lua string literal of {@code text}: its UTF-8 bytes, each but a letter, digit or
+	 * one of {@code |:.@/_- } written as a decimal escape.
+	 */
+	private static String literal(String text) {
+		StringBuilder literal = new StringBuilder(text.length() + 2).append('\'');
+		for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+			int c = b & 0xFF;
+			boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| "|:.@/_- ".indexOf(c) >= 0;
+			if (plain) {
+				literal.append((char) c);
+			}
+			else {
+				literal.append('\\').append(String.format(Locale.ROOT, "%03d", c));
+			}
+		}
+		return literal.append('\'').toString();
 	}
 
 	/**

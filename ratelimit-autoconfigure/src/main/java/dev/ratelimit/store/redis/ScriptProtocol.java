@@ -75,7 +75,7 @@ import dev.ratelimit.algorithm.Algorithm;
  * A limit charged past its quota refuses every request until it has room again: its
  * remaining is {@code 0}, and its reset and retry-after say when the request fits. A probe
  * of nothing (a peek's) only describes: its reset is when one unit fits.
- * <b>The lean script</b> of an algorithm judges an acquire on a tier of one limit, as the
+ * <b>The lean script</b> of a limit judges an acquire on a tier of that one limit, as the
  * generic script does and on the same stored text; a limit that counts requests in
  * flight has none, its tier is the generic script's. Keys: the bucket key, then, for a
  * sliding window log, its list. Arguments: {@link #LEAN_ARGUMENTS}. Reply: one decision
@@ -138,14 +138,13 @@ final class ScriptProtocol {
 	static final int ARGUMENTS_PER_LIMIT = 7;
 
 	/**
-	 * Arguments of the lean script, in order: cost (or, for several requests judged in
-	 * turn as if each came alone, their costs each followed by a space, then {@code /n}
-	 * when {@code n} more requests are to be counted as judged), idle-ms, then the limit's quota,
-	 * period in microseconds, rate, max-delay in microseconds and delay-after, and its tag
-	 * between {@code |} and a space, as it stands in the bucket key; then, for a limit
-	 * counted in calendar periods, its periods argument.
+	 * Arguments of the lean script: the cost (or, for several requests judged in turn as
+	 * if each came alone, their costs each followed by a space, then {@code /n} when
+	 * {@code n} more requests are to be counted as judged); then, for a limit counted in
+	 * calendar periods, its periods argument. The limit itself, the tier's idle timeout
+	 * and the limit's tag are the script's constants ({@link LeanLimit}).
 	 */
-	static final int LEAN_ARGUMENTS = 8;
+	static final int LEAN_ARGUMENTS = 1;
 
 	/**
 	 * Reply values per limit of a decision: admitted (1 or 0), remaining, reset,

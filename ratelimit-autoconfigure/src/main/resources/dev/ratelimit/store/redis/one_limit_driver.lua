@@ -23,17 +23,18 @@ if not cost then
 	cost_count = #costs
 end
 judged = judged + cost_count
-local quota, period, rate = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local max_delay, delay_after = tonumber(ARGV[6]), tonumber(ARGV[7])
-local tagged = ARGV[8]
+-- The limit: quota, period, rate, max_delay, delay_after, the tier's idle timeout
+-- (idle_ms) and the limit's tag (tagged), written into each limit's script as constants
+-- (dev.ratelimit.store.redis.LeanLimit), which Redis neither sends nor parses per call.
+--@limit
 local key = KEYS[2]
--- A window counted in calendar periods names its calendar in place of its period; its
--- periods follow the tag, and Redis TIME must fall in one of the first three
--- (ScriptProtocol). As tier_driver.lua reads them.
+-- A window counted in calendar periods has no period: each call sends its periods after
+-- the cost, and Redis TIME must fall in one of the first three (ScriptProtocol). As
+-- tier_driver.lua reads them.
 local periods
 if not period then
 	periods = {}
-	for number in string.gmatch(ARGV[9], '%S+') do
+	for number in string.gmatch(ARGV[2], '%S+') do
 		periods[#periods + 1] = tonumber(number)
 	end
 	periods.first = table.remove(periods, 1)
@@ -69,6 +70,6 @@ if not written then
 	end
 end
 -- The tier's idle timeout, or longer for a debt: idleness forgives none.
-redis.call('SET', KEYS[1], written, 'PX', math.max(tonumber(ARGV[2]), math.ceil(idle / 1000)))
+redis.call('SET', KEYS[1], written, 'PX', math.max(idle_ms, math.ceil(idle / 1000)))
 --@breach
 return reply

@@ -5,10 +5,11 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Bucket;
 import dev.ratelimit.algorithm.CalendarPeriods;
 import dev.ratelimit.algorithm.CalendarPeriods.Unit;
@@ -83,13 +84,11 @@ class CalendarScriptEquivalenceTests {
 	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> GENERIC = RedisScript.of(fake(ScriptAssembler.generic()), List.class);
 
+	/**
+	 * The lean scripts by limit, each assembled once.
+	 */
 	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> LEAN_FIXED_WINDOW = RedisScript
-		.of(fake(ScriptAssembler.lean(Algorithm.FIXED_WINDOW)), List.class);
-
-	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> LEAN_SLIDING_WINDOW_COUNTER = RedisScript
-		.of(fake(ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_COUNTER)), List.class);
+	private static final Map<LeanLimit, RedisScript<List>> LEAN = new ConcurrentHashMap<>();
 
 	private final AtomicLong gatewayNanos = new AtomicLong();
 
@@ -129,8 +128,7 @@ class CalendarScriptEquivalenceTests {
 		setTime(at("2025-01-15T00:00:00Z"), Duration.ofDays(59).toSeconds());
 		StringRedisTemplate template = redis.blockingTemplate();
 		assertThatExceptionOfType(RedisSystemException.class)
-			.isThrownBy(() -> call(template, lean(FixedWindow.inCalendar(5, CalendarPeriods.of(Unit.MONTH, UTC))),
-					layout.leanKeys("client"), layout.leanArguments(1)))
+			.isThrownBy(() -> call(template, lean(layout), layout.leanKeys("client"), layout.leanArguments(1)))
 			.withStackTraceContaining("is outside the calendar periods the gateway sent");
 		assertThatExceptionOfType(RedisSystemException.class)
 			.isThrownBy(() -> call(template, generic(), layout.keys("client"),
@@ -224,7 +222,7 @@ class CalendarScriptEquivalenceTests {
 		assertAlike(generic, expected, tier, context + " (generic)");
 		if (layout.leanAlgorithm() != null) {
 			Decision[] lean = ScriptReplies.decisions(tier,
-					call(template, lean(tier.limits().get(0)), layout.leanKeys("lean"), layout.leanArguments(cost)), 0);
+					call(template, lean(layout), layout.leanKeys("lean"), layout.leanArguments(cost)), 0);
 			assertAlike(lean, expected, tier, context + " (lean)");
 			assertThat(template.opsForValue().get(layout.leanKeys("lean").get(0))).as(context)
 				.isEqualTo(template.opsForValue().get(layout.keys("generic").get(tier.limits().size())));
@@ -311,8 +309,9 @@ class CalendarScriptEquivalenceTests {
 	}
 
 	@SuppressWarnings("rawtypes")
-	private static RedisScript<List> lean(Limit limit) {
-		return (limit.algorithm() == Algorithm.FIXED_WINDOW) ? LEAN_FIXED_WINDOW : LEAN_SLIDING_WINDOW_COUNTER;
+	private static RedisScript<List> lean(RedisLayout layout) {
+		return LEAN.computeIfAbsent(layout.leanLimit(),
+				(limit) -> RedisScript.of(fake(ScriptAssembler.lean(limit)), List.class));
 	}
 
 	@SuppressWarnings("rawtypes")

@@ -25,6 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Each algorithm's lean script decides exactly as the generic script: on a real Redis,
@@ -87,14 +88,14 @@ class LeanScriptEquivalenceTests {
 		StringRedisTemplate template = redis.blockingTemplate();
 		@SuppressWarnings("rawtypes")
 		RedisScript<List> generic = RedisScript.of(fake(ScriptAssembler.generic()), List.class);
-		@SuppressWarnings("rawtypes")
-		RedisScript<List> lean = RedisScript.of(fake(ScriptAssembler.lean(algorithm)), List.class);
 		for (long seed = 1; seed <= 12; seed++) {
 			Random random = new Random(seed * 31 + algorithm.ordinal());
 			Limit limit = randomLimit(algorithm, random);
 			Tier tier = new Tier("free", List.of(limit));
 			RedisLayout layout = new RedisLayout("rl", "orders", tier);
 			assertThat(layout.leanAlgorithm()).isEqualTo(algorithm);
+			@SuppressWarnings("rawtypes")
+			RedisScript<List> lean = RedisScript.of(fake(ScriptAssembler.lean(layout.leanLimit())), List.class);
 			String client = "seed-" + seed;
 			List<String> genericKeys = layout.keys("generic-" + client);
 			List<String> leanKeys = layout.leanKeys("lean-" + client);
@@ -104,7 +105,7 @@ class LeanScriptEquivalenceTests {
 			String genericLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? genericKeys.get(0) : null;
 			String leanLog = (algorithm == Algorithm.SLIDING_WINDOW_LOG) ? leanKeys.get(1) : null;
 			long periodMicros = periodMicros(limit);
-			long idleMillis = Long.parseLong(layout.leanArguments(1).get(1));
+			long idleMillis = Long.parseLong(layout.leanLimit().idleMillis());
 			long now = 1_750_000_000_000_000L + random.nextLong(periodMicros);
 			if (seed % 3 == 0) {
 				// A tier that had a second limit before a reload: its state stays in the text.
@@ -168,13 +169,13 @@ class LeanScriptEquivalenceTests {
 		String generic = ScriptAssembler.generic();
 		assertThat(generic.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 		assertThat(generic.split("PEXPIRE", -1)).hasSameSizeAs(generic.split(Pattern.quote(EXPIRY_CALL), -1));
-		String leanLog = ScriptAssembler.lean(Algorithm.SLIDING_WINDOW_LOG);
+		String leanLog = ScriptAssembler.lean(TestLeanLimits.of(Algorithm.SLIDING_WINDOW_LOG));
 		assertThat(leanLog.split("PEXPIRE", -1)).hasSize(2);
 		assertThat(leanLog).contains(EXPIRY_CALL);
 		assertThat(writes(generic)).isEqualTo(1);
 		for (Algorithm algorithm : Algorithm.values()) {
 			if (ScriptAssembler.hasLeanForm(algorithm)) {
-				String lean = ScriptAssembler.lean(algorithm);
+				String lean = ScriptAssembler.lean(TestLeanLimits.of(algorithm));
 				assertThat(lean.split("redis\\.call\\('TIME'\\)", -1)).hasSize(2);
 				assertThat(writes(lean)).isEqualTo(1);
 			}
@@ -196,7 +197,7 @@ class LeanScriptEquivalenceTests {
 	@ParameterizedTest
 	@EnumSource(value = Algorithm.class, names = "CONCURRENCY", mode = EnumSource.Mode.EXCLUDE)
 	void aLeanScriptDefinesNoFunction(Algorithm algorithm) {
-		assertThat(ScriptAssembler.lean(algorithm)).doesNotContainPattern("\\bfunction\\b");
+		assertThat(ScriptAssembler.lean(TestLeanLimits.of(algorithm))).doesNotContainPattern("\\bfunction\\b");
 		assertThat(ScriptAssembler.generic()).contains("definitions[" + ScriptProtocol.luaName(algorithm) + "]");
 	}
 
@@ -216,17 +217,48 @@ class LeanScriptEquivalenceTests {
 			.containsExactly("rl:{orders:free:10.0.0.1}:b2", "rl:{orders:free:10.0.0.1}:1:2:10:6.0E7:0.0");
 	}
 
+	/**
+	 * A lean call sends only its cost: the limit is the script's, as the generic script's
+	 * arguments give it, so that both compute with the same numbers.
+	 */
 	@Test
-	void leanArgumentsAreAsTheProtocolSays() {
+	void aLeanScriptCarriesItsLimitAndItsCallSendsTheCost() {
 		RedisLayout layout = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new TokenBucket(10, 2, Duration.ofSeconds(1)))));
-		List<String> arguments = layout.leanArguments(3);
-		assertThat(arguments).hasSize(ScriptProtocol.LEAN_ARGUMENTS);
+		assertThat(layout.leanArguments(3)).containsExactly("3").hasSize(ScriptProtocol.LEAN_ARGUMENTS);
 		List<String> generic = layout.arguments("acquire", 3, 0, 1, Refund.NONE, Refund.NONE, TEST_SLOTS);
 		int limit = ScriptProtocol.FIXED_ARGUMENTS;
-		assertThat(arguments).containsExactly("3", generic.get(2), generic.get(limit + 1), generic.get(limit + 2),
-				generic.get(limit + 3), generic.get(limit + 4), generic.get(limit + 5),
-				"|" + generic.get(limit + 6) + " ");
+		assertThat(layout.leanLimit()).isEqualTo(new LeanLimit(Algorithm.TOKEN_BUCKET, generic.get(2),
+				generic.get(limit + 1), generic.get(limit + 2), generic.get(limit + 3), generic.get(limit + 4),
+				generic.get(limit + 5), "|" + generic.get(limit + 6) + " "));
+		assertThat(ScriptAssembler.lean(layout.leanLimit()))
+			.contains("local quota, period, rate, max_delay, delay_after = 10, 1000000.0, 2.0, 0, 0\n"
+					+ "local idle_ms, tagged = " + generic.get(2) + ", '|1:4:10:1000000.0:2.0 '\n")
+			.doesNotContain("ARGV[3]");
+	}
+
+	/**
+	 * A tag is written into the script as a Lua string: any byte but a letter, a digit
+	 * and the few a tag is made of is escaped, and Redis stores the tag as it is.
+	 */
+	@Test
+	void aLeanScriptStoresItsTagAsItIsWhateverItHolds() {
+		String tag = "|1:1:5:it's \\ \"é\"+\n:0.0 ";
+		LeanLimit limit = new LeanLimit(Algorithm.FIXED_WINDOW, "1000", "5", "6.0E7", "0.0", "0", "0", tag);
+		StringRedisTemplate template = redis.blockingTemplate();
+		@SuppressWarnings("rawtypes")
+		List reply = template.execute(RedisScript.of(ScriptAssembler.lean(limit), List.class),
+				List.of("rl:{tag:free:client}:b2"), "1");
+		assertThat(reply).hasSize(ScriptProtocol.DECISION_VALUES).first().isEqualTo(1L);
+		assertThat(template.opsForValue().get("rl:{tag:free:client}:b2")).startsWith("1" + tag);
+	}
+
+	@Test
+	void aLeanScriptIsRefusedANumberRedisLayoutWouldNotWrite() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ScriptAssembler
+				.lean(new LeanLimit(Algorithm.FIXED_WINDOW, "1000", "5", "NaN", "0.0", "0", "0", "|1:1:5:NaN:0.0 ")))
+			.withMessageContaining("'NaN'");
 	}
 
 	@Test
@@ -234,12 +266,13 @@ class LeanScriptEquivalenceTests {
 		Shaping shaping = new Shaping(Duration.ofMillis(1500), 2);
 		RedisLayout layout = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new LeakyBucket(5, 2, Duration.ofSeconds(1), shaping))));
-		List<String> arguments = layout.leanArguments(1);
-		assertThat(arguments.subList(5, 8)).containsExactly("1500000.0", "2", "|1:5:5:1000000.0:2.0 ");
+		assertThat(layout.leanLimit()).extracting(LeanLimit::maxDelay, LeanLimit::delayAfter, LeanLimit::tagged)
+			.containsExactly("1500000.0", "2", "|1:5:5:1000000.0:2.0 ");
 		// A meter's: no hold; the same tag, so that turning shaping on keeps the state.
 		RedisLayout meter = new RedisLayout("rl", "orders",
 				new Tier("free", List.of(new LeakyBucket(5, 2, Duration.ofSeconds(1)))));
-		assertThat(meter.leanArguments(1).subList(5, 8)).containsExactly("0", "0", "|1:5:5:1000000.0:2.0 ");
+		assertThat(meter.leanLimit()).extracting(LeanLimit::maxDelay, LeanLimit::delayAfter, LeanLimit::tagged)
+			.containsExactly("0", "0", "|1:5:5:1000000.0:2.0 ");
 		assertThat(meter.keys("a")).isEqualTo(layout.keys("a"));
 	}
 

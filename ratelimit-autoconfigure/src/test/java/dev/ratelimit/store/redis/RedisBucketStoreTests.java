@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
 import dev.ratelimit.algorithm.LeakyBucket;
@@ -137,7 +136,8 @@ class RedisBucketStoreTests {
 		assertThat(verdict.fallback()).isFalse();
 		assertThat(verdict.reported().remaining()).isEqualTo(3);
 		// A tier of one fixed window: its acquire calls take the lean script.
-		String sha = RedisScript.of(ScriptAssembler.lean(Algorithm.FIXED_WINDOW), List.class).getSha1();
+		String sha = RedisScript.of(ScriptAssembler.lean(TestLeanLimits.of(tier.limits().get(0))), List.class)
+			.getSha1();
 		assertThat(redis.template()
 			.execute((connection) -> connection.scriptingCommands().scriptExists(sha))
 			.blockFirst()).isTrue();

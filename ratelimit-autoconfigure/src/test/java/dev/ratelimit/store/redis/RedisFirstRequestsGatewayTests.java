@@ -6,6 +6,8 @@ import java.util.List;
 
 import dev.ratelimit.e2e.GatewayTestApplication;
 import dev.ratelimit.e2e.Upstream;
+import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.Tier;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -13,6 +15,8 @@ import reactor.netty.http.client.HttpClient;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +39,14 @@ class RedisFirstRequestsGatewayTests {
 			try {
 				gateways.add(gateway(redis, upstream));
 				gateways.add(gateway(redis, upstream));
+				// Start-up loaded the trial tier's own lean script: no first request waits on
+				// a NOSCRIPT and an EVAL of the whole source.
+				Tier trial = gateways.get(0).getBean(LivePolicies.class).get().policy("trial").defaultTier();
+				String sha = RedisScript.of(ScriptAssembler.lean(new RedisLayout("rl", "trial", trial).leanLimit()))
+					.getSha1();
+				assertThat(redis.blockingTemplate()
+					.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
+						.scriptExists(sha))).containsExactly(true);
 				List<Integer> statuses = Flux.range(0, 40)
 					.flatMap((request) -> status(gateways.get(request % 2)), 40)
 					.collectList()

@@ -274,8 +274,9 @@ class ScriptProtocolTests {
 				new SlidingWindowLog(1, Duration.ofHours(1)), new SlidingWindowCounter(1, Duration.ofDays(1)),
 				new TokenBucket(1, 1, Duration.ofHours(1)), new LeakyBucket(1, 1, Duration.ofHours(1)));
 		for (Limit limit : oneUnitLimits) {
-			assertThat(ScriptAssembler.lean(limit.algorithm())).doesNotContain("block_key").doesNotContainPattern(places);
-			assertThat(ScriptAssembler.penalizedLean(limit.algorithm())).contains("local block_key")
+			assertThat(ScriptAssembler.lean(TestLeanLimits.of(limit))).doesNotContain("block_key")
+				.doesNotContainPattern(places);
+			assertThat(ScriptAssembler.penalizedLean(TestLeanLimits.of(limit))).contains("local block_key")
 				.doesNotContainPattern(places);
 			// Its lean form, and the generic one beside a limit of requests in flight.
 			for (Tier tier : List.of(new Tier("free", List.of(limit)),

@@ -6,10 +6,19 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-import dev.ratelimit.algorithm.Algorithm;
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.Limit;
+import dev.ratelimit.algorithm.Penalty;
+import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.TokenBucket;
+import dev.ratelimit.policy.AfterResponse;
+import dev.ratelimit.policy.KeySource;
+import dev.ratelimit.policy.OnMissingKey;
+import dev.ratelimit.policy.RateLimitPolicy;
+import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.policy.Tier;
 import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.BucketStore;
@@ -65,21 +74,40 @@ class StartUpWarmUpTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "redis", "hybrid" })
-	void startUpLoadsEveryScriptBeforeTheFirstRequest(String storeName) {
+	void startUpLoadsTheGenericScriptsBeforeTheFirstRequest(String storeName) {
+		flushScripts();
 		start(storeName, redis.template());
-		List<String> shas = new ArrayList<>();
-		shas.add(RedisScript.of(ScriptAssembler.generic()).getSha1());
-		shas.add(RedisScript.of(ScriptAssembler.penalizedGeneric()).getSha1());
-		for (Algorithm algorithm : Algorithm.values()) {
-			if (ScriptAssembler.hasLeanForm(algorithm)) {
-				shas.add(RedisScript.of(ScriptAssembler.lean(algorithm)).getSha1());
-				shas.add(RedisScript.of(ScriptAssembler.penalizedLean(algorithm)).getSha1());
-			}
-		}
-		List<Boolean> cached = redis.blockingTemplate()
-			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
-				.scriptExists(shas.toArray(new String[0])));
-		assertThat(cached).hasSize(shas.size()).containsOnly(true);
+		assertThat(cached(List.of(ScriptAssembler.generic(), ScriptAssembler.penalizedGeneric()))).containsOnly(true);
+	}
+
+	/**
+	 * Each limit has a lean script of its own: start-up loads those of the tiers of one
+	 * limit of the store's own policies, the penalized form for a policy with a penalty
+	 * box, and none of another store's policies.
+	 */
+	@Test
+	void startUpLoadsTheLeanScriptsOfTheStoresPoliciesBeforeTheFirstRequest() {
+		flushScripts();
+		Limit bucket = new TokenBucket(7, 3, Duration.ofSeconds(2));
+		Limit counter = new SlidingWindowCounter(70, Duration.ofMinutes(3));
+		Limit window = new FixedWindow(9, Duration.ofSeconds(9));
+		Limit local = new FixedWindow(11, Duration.ofSeconds(11));
+		Tier several = TestPolicies.tier("several", new FixedWindow(5, Duration.ofSeconds(5)),
+				new FixedWindow(50, Duration.ofMinutes(5)));
+		Tier gold = TestPolicies.tier("gold", counter);
+		RateLimitPolicy penalized = new RateLimitPolicy("orders", new KeySource.ClientIp(), false, 1,
+				StoreType.REDIS, Map.of("free", TestPolicies.tier("free", bucket), "several", several), gold,
+				OnMissingKey.CLIENT_ADDRESS, RateLimitPolicy.DEFAULT_MISSING_KEY_STATUS, null, AfterResponse.NONE,
+				new Penalty(Duration.ofMinutes(1)));
+		TestStores.redis(redis.template(), TIMEOUT, TestStores.guard("redis", FailureMode.DENY, 3,
+				Duration.ofMillis(200)), List.of(penalized,
+						TestPolicies.policy("search", StoreType.REDIS, TestPolicies.tier("anonymous", window)),
+						TestPolicies.policy("local", StoreType.CAFFEINE, TestPolicies.tier("anonymous", local))));
+		assertThat(cached(List.of(lean(bucket), lean(counter), lean(window)))).containsOnly(true);
+		assertThat(cached(List.of(ScriptAssembler.penalizedLean(TestLeanLimits.of(bucket)),
+				ScriptAssembler.penalizedLean(TestLeanLimits.of(counter))))).containsOnly(true);
+		assertThat(cached(List.of(ScriptAssembler.penalizedLean(TestLeanLimits.of(window)), lean(local))))
+			.containsOnly(false);
 	}
 
 	@Test
@@ -144,6 +172,25 @@ class StartUpWarmUpTests {
 		return hybrid;
 	}
 
+
+	private static String lean(Limit limit) {
+		return ScriptAssembler.lean(TestLeanLimits.of(limit));
+	}
+
+	private static List<Boolean> cached(List<String> scripts) {
+		String[] shas = scripts.stream().map((script) -> RedisScript.of(script).getSha1()).toArray(String[]::new);
+		List<Boolean> cached = redis.blockingTemplate()
+			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands().scriptExists(shas));
+		assertThat(cached).hasSize(shas.length);
+		return cached;
+	}
+
+	private static void flushScripts() {
+		redis.blockingTemplate().execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+	}
 
 	private static int closedPort() {
 		try (ServerSocket socket = new ServerSocket(0)) {

@@ -1,6 +1,9 @@
 package dev.ratelimit.store.redis;
 
 import java.time.Duration;
+import java.util.List;
+
+import dev.ratelimit.policy.RateLimitPolicy;
 
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
@@ -56,6 +59,17 @@ final class TestStores {
 			MonotonicClock clock) {
 		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard, clock,
 				START_UP_WAIT);
+		store.afterSingletonsInstantiated();
+		return store;
+	}
+
+	/**
+	 * A store as above whose start-up loads the lean scripts of {@code policies}' tiers.
+	 */
+	static RedisBucketStore redis(ReactiveStringRedisTemplate template, Duration timeout, RemoteFailureGuard guard,
+			List<RateLimitPolicy> policies) {
+		RedisBucketStore store = new RedisBucketStore(new BucketScript(template, "rl"), timeout, guard,
+				MonotonicClock.SYSTEM, START_UP_WAIT, RedisBucketStore.DEFAULT_MAX_BATCH, true, () -> policies);
 		store.afterSingletonsInstantiated();
 		return store;
 	}
