@@ -36,6 +36,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 
+import org.springframework.data.redis.core.script.RedisScript;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -100,6 +102,22 @@ class RedisClusterTests {
 			masters.add(cluster.masterOf(SlotHash.getSlot("orders:free:" + id.key())));
 		}
 		assertThat(masters).as("masters holding the buckets").hasSize(MASTERS);
+	}
+
+	/**
+	 * Start-up loads the lean script of each of the policies' limits on every master, so
+	 * that the first request of a bucket finds it wherever its slot is served.
+	 */
+	@Test
+	void startUpLoadsThePoliciesScriptsOnEveryMaster() {
+		Tier tier = TestPolicies.tier("cluster", new TokenBucket(13, 1, Duration.ofSeconds(13)));
+		TestStores.redis(cluster.template(), Duration.ofSeconds(5),
+				TestStores.guard("redis", FailureMode.DENY, 3, Duration.ofMillis(300)),
+				List.of(TestPolicies.policy("orders", StoreType.REDIS, tier)));
+		String sha = RedisScript.of(ScriptAssembler.lean(TestLeanLimits.of(tier.limits().get(0)))).getSha1();
+		for (int node = 0; node < MASTERS; node++) {
+			assertThat(cluster.node(node).scriptExists(sha)).as("master %d", node).containsExactly(true);
+		}
 	}
 
 	/**
