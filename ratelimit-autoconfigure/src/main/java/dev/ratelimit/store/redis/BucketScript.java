@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.ratelimit.algorithm.Decision;
 import dev.ratelimit.algorithm.FixedWindow;
@@ -249,16 +250,23 @@ public final class BucketScript {
 
 	@SuppressWarnings("rawtypes")
 	private RedisScript<List> leanScript(LeanLimit limit) {
-		RedisScript<List> script = this.leanScripts.get(limit);
-		return (script != null) ? script : this.leanScripts.computeIfAbsent(limit,
-				(made) -> RedisScript.of(ScriptAssembler.lean(made), List.class));
+		return scriptOf(this.leanScripts, limit, ScriptAssembler::lean);
 	}
 
 	@SuppressWarnings("rawtypes")
 	private RedisScript<List> penalizedLeanScript(LeanLimit limit) {
-		RedisScript<List> script = this.penalizedLeanScripts.get(limit);
-		return (script != null) ? script : this.penalizedLeanScripts.computeIfAbsent(limit,
-				(made) -> RedisScript.of(ScriptAssembler.penalizedLean(made), List.class));
+		return scriptOf(this.penalizedLeanScripts, limit, ScriptAssembler::penalizedLean);
+	}
+
+	/**
+	 * The limit's script among {@code scripts}, made by {@code assembler} the first time.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static RedisScript<List> scriptOf(Map<LeanLimit, RedisScript<List>> scripts, LeanLimit limit,
+			Function<LeanLimit, String> assembler) {
+		RedisScript<List> script = scripts.get(limit);
+		return (script != null) ? script
+				: scripts.computeIfAbsent(limit, (made) -> RedisScript.of(assembler.apply(made), List.class));
 	}
 
 	/**

@@ -62,9 +62,9 @@ public abstract class RemoteBucketStore implements BucketStore {
 	final AtomicLong pingMicros = new AtomicLong(NO_PING_YET);
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect(Collection)}): well above the slowest
-	 * warm-up measured on a busy machine (docs/benchmarks.md, section 7), room for an
-	 * application starting around it, short enough not to hold a deployment up while
+	 * Longest start-up waits for the warm-up ({@link #connect(Collection)}): well above the
+	 * slowest warm-up measured on a busy machine (docs/benchmarks.md, section 7), room for
+	 * an application starting around it, short enough not to hold a deployment up while
 	 * Redis hangs.
 	 */
 	protected static final Duration START_UP_WAIT = Duration.ofSeconds(10);
@@ -77,7 +77,8 @@ public abstract class RemoteBucketStore implements BucketStore {
 	static final int WARM_UP_BURST = 40;
 
 	/**
-	 * Longest start-up waits for {@link #connect(Collection)}: {@link #START_UP_WAIT} but in tests.
+	 * Longest start-up waits for {@link #connect(Collection)}: {@link #START_UP_WAIT} but in
+	 * tests.
 	 */
 	private final Duration startUpWait;
 
@@ -94,10 +95,10 @@ public abstract class RemoteBucketStore implements BucketStore {
 
 	/**
 	 * Opens the connection, loads the scripts and exercises the decision path before the
-	 * first request needs them ({@link BucketScript#warmUp(int, int, Collection)}): on a just-started
-	 * node of a busy machine, a request that finds no connection, a script Redis does not
-	 * hold or its code path still cold is slower than the decision timeout, and the
-	 * failure mode decides it. Start-up waits for this {@link #START_UP_WAIT} at most; a
+	 * first request needs them ({@link BucketScript#warmUp(int, int, Collection)}): on a
+	 * just-started node of a busy machine, a request that finds no connection, a script
+	 * Redis does not hold or its code path still cold is slower than the decision timeout,
+	 * and the failure mode decides it. Start-up waits for this {@link #START_UP_WAIT} at most; a
 	 * Redis that refuses the connection is reported at once and never stops start-up. A
 	 * warning says only that Redis failed, when the client says so: a Redis merely slow
 	 * to answer gets an INFO line, and the warm-up goes on in the background.

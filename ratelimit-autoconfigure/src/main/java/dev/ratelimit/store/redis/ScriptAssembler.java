@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -131,6 +133,15 @@ final class ScriptAssembler {
 	private static final List<String> SECTIONS = List.of("fields", "fractional", "state", "load", "probe",
 			"commit", "charge", "refund", "release", "renew", "idle", "describe");
 
+	/**
+	 * Each algorithm's lean script, its limit's constants left to place: assembled once,
+	 * so that the script of a limit first met on a request is made without reading a
+	 * source.
+	 */
+	private static final Map<Algorithm, String> LEAN_TEMPLATES = leanTemplates(false);
+
+	private static final Map<Algorithm, String> PENALIZED_LEAN_TEMPLATES = leanTemplates(true);
+
 	private ScriptAssembler() {
 	}
 
@@ -165,7 +176,7 @@ final class ScriptAssembler {
 	 * flight.
 	 */
 	static boolean hasLeanForm(Algorithm algorithm) {
-		return !source(algorithm).countsInFlight();
+		return LEAN_TEMPLATES.containsKey(algorithm);
 	}
 
 	/**
@@ -177,7 +188,7 @@ final class ScriptAssembler {
 	 * lean form}, or a limit whose numbers are not as {@link RedisLayout} writes them
 	 */
 	static String lean(LeanLimit limit) {
-		return lean(limit, unpenalized(read(LEAN_DRIVER)));
+		return withLimit(LEAN_TEMPLATES, limit);
 	}
 
 	/**
@@ -186,7 +197,7 @@ final class ScriptAssembler {
 	 * @throws IllegalArgumentException as {@link #lean(LeanLimit)}
 	 */
 	static String penalizedLean(LeanLimit limit) {
-		return ScriptProtocol.luaConstants() + lean(limit, penalized(read(LEAN_DRIVER)));
+		return withLimit(PENALIZED_LEAN_TEMPLATES, limit);
 	}
 
 	/**
@@ -198,13 +209,33 @@ final class ScriptAssembler {
 		return penaltySection("peek");
 	}
 
-	private static String lean(LeanLimit limit, String limitDriver) {
-		Algorithm algorithm = limit.algorithm();
-		Source source = source(algorithm);
-		if (source.countsInFlight()) {
-			throw new IllegalArgumentException(algorithm + " counts requests in flight and has no lean script");
+	private static String withLimit(Map<Algorithm, String> templates, LeanLimit limit) {
+		String template = templates.get(limit.algorithm());
+		if (template == null) {
+			throw new IllegalArgumentException(limit.algorithm() + " counts requests in flight and has no lean script");
 		}
-		String driver = place(limitDriver, LIMIT_PLACE, constants(limit));
+		return place(template, LIMIT_PLACE, constants(limit));
+	}
+
+	/**
+	 * Each algorithm's lean script but those that count requests in flight, the penalized
+	 * form (which declares the protocol's constants its penalty sections use) or not,
+	 * with the driver's line {@code --@limit} still in place.
+	 */
+	private static Map<Algorithm, String> leanTemplates(boolean penalized) {
+		Map<Algorithm, String> templates = new EnumMap<>(Algorithm.class);
+		for (Algorithm algorithm : Algorithm.values()) {
+			Source source = source(algorithm);
+			if (!source.countsInFlight()) {
+				String driver = read(LEAN_DRIVER);
+				templates.put(algorithm, penalized ? ScriptProtocol.luaConstants() + lean(source, penalized(driver))
+						: lean(source, unpenalized(driver)));
+			}
+		}
+		return Collections.unmodifiableMap(templates);
+	}
+
+	private static String lean(Source source, String driver) {
 		int place = driver.indexOf(ALGORITHM_PLACE);
 		if (place < 0) {
 			throw new IllegalStateException(LEAN_DRIVER + " lacks its line " + ALGORITHM_PLACE.trim());
