@@ -6,7 +6,8 @@
 # refuses within a run. wrk draws 200,000 clients at random (e2e/many-keys.lua), every
 # client's bucket created beforehand; or, with KEYS_CLIENTS=1, sends one client
 # (e2e/one-key.lua) to the same gateway (the 200,000 buckets created all the same), to tell
-# what the filter costs from what the many keys cost. After a warm-up of both routes, rounds alternate
+# what the filter costs from what the many keys cost. After a warm-up of both routes, then
+# passes of both until the JIT compilers are done (lib.sh, settle), rounds alternate
 # the routes (and the gateways, when comparing builds): each round starts one run later
 # than the round before and every second round runs backwards, so that no route always
 # runs first or right after the same one. Per round: the limited route's requests per
@@ -19,8 +20,9 @@
 #   ratelimit-autoconfigure/src/bench/caffeine-keys.sh --profile  # after the warm-up, a JFR recording of each
 #                                   # route (2 x KEYS_DURATION s), summarised in caffeine-keys-profile.md
 # Environment: KEYS_DURATION (s per measured run, 10), KEYS_WARMUP (s per route, 20),
+# KEYS_SETTLE (s per route and warm-up pass, 5), KEYS_SETTLE_PASSES (at most, 10),
 # KEYS_ROUNDS (6), KEYS_CLIENTS (200000, or 1), KEYS_CONNECTIONS (64), KEYS_BASE_PORT (30080),
-# KEYS_OUTPUT (docs/benchmarks; writes caffeine-keys.md and .csv there), KEYS_COMPARE (more
+# KEYS_OUTPUT (docs/benchmarks; writes caffeine-keys.md, .csv and .png there), KEYS_COMPARE (more
 # gateways in the same rounds, built from other main classes, as label=directory pairs: a
 # directory is another build's ratelimit-autoconfigure/target/classes, run with this build's
 # bench classes and libraries), KEYS_UNOBSERVED (1: one more gateway, this build with its
@@ -39,6 +41,8 @@ WORK=$MODULE/target/caffeine-keys
 OUTPUT=${KEYS_OUTPUT:-$ROOT/docs/benchmarks}
 DURATION=${KEYS_DURATION:-10}
 WARMUP=${KEYS_WARMUP:-20}
+SETTLE=${KEYS_SETTLE:-5}
+SETTLE_PASSES=${KEYS_SETTLE_PASSES:-10}
 ROUNDS=${KEYS_ROUNDS:-6}
 CONNECTIONS=${KEYS_CONNECTIONS:-64}
 BASE_PORT=${KEYS_BASE_PORT:-30080}
@@ -120,6 +124,16 @@ for gateway in "${GATEWAYS[@]}"; do
 	done
 done
 
+# One warm-up pass of gateway $1 (settle's LOAD): each route for SETTLE seconds.
+settle_load() {
+	local route
+	for route in "${ROUTES[@]}"; do
+		wrk -t1 -c"$CONNECTIONS" -d"${SETTLE}s" -s "$SCRIPT" "http://127.0.0.1:${PORT[$1]}" -- "/$route/item" \
+			>"$WORK/runs/settle-$1-$route.txt" 2>&1 || fail "warm-up failed"
+	done
+}
+settle "$SETTLE_PASSES" settle_load "${GATEWAYS[@]}"
+
 # measure ROUND GATEWAY ROUTE
 measure() {
 	local round=$1 gateway=$2 route=$3 out="$WORK/runs/$1-$2-$3.txt" before after
@@ -150,7 +164,8 @@ report() {
 	{
 		echo "One gateway JVM per build (-Xms1g -Xmx1g, G1), each serving /open/** without a limiter and /windowed/**" \
 			"limited by a sliding window counter per X-Client, on the Caffeine store; $CLIENTS client(s) ($(basename "$SCRIPT"))," \
-			"every bucket created beforehand; wrk -t1 -c$CONNECTIONS, ${WARMUP}s warm-up per route, $ROUNDS rounds of" \
+			"every bucket created beforehand; wrk -t1 -c$CONNECTIONS, ${WARMUP}s warm-up per route and passes of" \
+			"${SETTLE}s until the JIT compilers were done ($SETTLED_IN), $ROUNDS rounds of" \
 			"${DURATION}s runs, alternated. Load average $START_LOAD at the start, $END_LOAD at the end."
 		echo
 		echo "| gateway | limited ÷ control, requests/s, per round | median | limited ÷ control, CPU per request, per round | median | control requests/s (median) | control CPU µs per request (median) | limited CPU µs per request (median) |"
@@ -172,7 +187,9 @@ report() {
 		done
 	} >"$OUTPUT/caffeine-keys.md"
 	cat "$OUTPUT/caffeine-keys.md"
-	log "wrote $OUTPUT/caffeine-keys.md"
+	java -cp "$MODULE/target/bench-classes:$MODULE/target/classes:$LIBRARIES" -Dbench.output="$OUTPUT" \
+		dev.ratelimit.bench.e2e.CaffeineKeysChart "$WORK/caffeine-keys.csv" caffeine-keys.png
+	log "wrote $OUTPUT/caffeine-keys.md and caffeine-keys.png"
 }
 
 compare() {

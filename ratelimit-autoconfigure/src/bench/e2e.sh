@@ -30,7 +30,10 @@
 #   ratelimit-autoconfigure/src/bench/e2e.sh            # the comparison, writes docs/benchmarks/e2e.*
 #   ratelimit-autoconfigure/src/bench/e2e.sh --profile [GATEWAY]  # JFR and heap histograms of one
 #                                                      # gateway (rl-caffeine by default)
-# Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 15), E2E_ROUNDS (4),
+# Every gateway is warmed up (E2E_WARMUP s per workload), then again in passes of
+# E2E_SETTLE s per workload until no gateway's JIT compiler is still busy (lib.sh, settle).
+# Environment: E2E_DURATION (s per measured run, 8), E2E_WARMUP (s, 15), E2E_SETTLE (s, 5),
+# E2E_SETTLE_PASSES (at most, 10), E2E_ROUNDS (4),
 # E2E_CONNECTIONS (16), E2E_BASE_PORT (28080, below the ephemeral port range), E2E_OUTPUT (docs/benchmarks),
 # E2E_VARIANTS (all seven, space-separated; `none` among them: ratios are to it).
 # Installs wrk, nginx-light and redis-server with apt-get when missing. Every process it
@@ -46,6 +49,8 @@ WORK=$MODULE/target/e2e
 OUTPUT=${E2E_OUTPUT:-$ROOT/docs/benchmarks}
 DURATION=${E2E_DURATION:-8}
 WARMUP=${E2E_WARMUP:-15}
+SETTLE=${E2E_SETTLE:-5}
+SETTLE_PASSES=${E2E_SETTLE_PASSES:-10}
 ROUNDS=${E2E_ROUNDS:-4}
 CONNECTIONS=${E2E_CONNECTIONS:-16}
 BASE_PORT=${E2E_BASE_PORT:-28080}
@@ -183,6 +188,21 @@ measure() {
 		"gateway CPU ${cpu_us} µs per request (load $(cut -d' ' -f1 /proc/loadavg))"
 }
 
+# One warm-up pass of gateway $1 (settle's LOAD): each of its workloads for SETTLE seconds.
+settle_load() {
+	run_wrk "$1" one-key.lua "$SETTLE" "$WORK/runs/settle-$1-one.txt"
+	run_wrk "$1" half.lua "$SETTLE" "$WORK/runs/settle-$1-half.txt"
+	if [[ " ${MANY_KEY_VARIANTS[*]} " == *" $1 "* ]]; then
+		run_wrk "$1" many-keys.lua "$SETTLE" "$WORK/runs/settle-$1-many.txt"
+	fi
+}
+
+# The profile's warm-up pass: only the open route, since its many clients' buckets are
+# counted later.
+settle_one_key() {
+	run_wrk "$1" one-key.lua "$SETTLE" "$WORK/runs/settle-$1-one.txt"
+}
+
 prefill_many_keys() {
 	log "creating the $MANY_KEYS clients' buckets on $1"
 	local created=0 answered
@@ -216,6 +236,7 @@ compare() {
 		prefill_many_keys "$variant"
 		run_wrk "$variant" many-keys.lua "$WARMUP" "$WORK/runs/warmup-$variant-many.txt"
 	done
+	settle "$SETTLE_PASSES" settle_load "${VARIANTS[@]}"
 	local round
 	for round in $(seq "$ROUNDS"); do
 		for variant in $(round_order "$round" "${VARIANTS[@]}"); do
@@ -242,6 +263,7 @@ profile() {
 	mkdir -p "$WORK/runs" "$dir"
 	log "warming up"
 	run_wrk "$gateway" one-key.lua $((WARMUP * 2)) "$WORK/runs/profile-warmup.txt"
+	settle "$SETTLE_PASSES" settle_one_key "$gateway"
 	jcmd "$pid" JFR.start name=one-key settings=profile >/dev/null
 	run_wrk "$gateway" one-key.lua "$seconds" "$dir/one-key-wrk.txt"
 	jcmd "$pid" JFR.stop name=one-key filename="$dir/one-key.jfr" >/dev/null

@@ -15,7 +15,8 @@
 # Usage (from anywhere): ratelimit-autoconfigure/src/bench/fleet-cost.sh
 # Environment: FLEET_DURATION (s, 10), FLEET_WARMUP (s, 10), FLEET_ROUNDS (2),
 # FLEET_CONNECTIONS (64), FLEET_CAPACITY (1000), FLEET_RATE (500), FLEET_BASE_PORT (29080),
-# FLEET_OUTPUT (docs/benchmarks; writes fleet-cost.md and .csv there), FLEET_CLUSTER (0, or 1).
+# FLEET_OUTPUT (docs/benchmarks; writes fleet-cost.md and .csv there, and the charts
+# fleet-cost-commands.png and fleet-cost-admitted.png), FLEET_CLUSTER (0, or 1).
 # Needs wrk, nginx-light and redis-server (installed with apt-get when missing).
 set -euo pipefail
 
@@ -178,4 +179,5 @@ cp "$WORK/fleet-cost.csv" "$OUTPUT/fleet-cost.csv"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	tail -n +2 "$WORK/fleet-cost.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %.3f |\n", $1, $2, $3, $4, $5, $6, $6 / $3 }'
 } >"$OUTPUT/fleet-cost.md"
-log "wrote $OUTPUT/fleet-cost.md"
+java -cp "$CLASSPATH_ALL" -Dbench.output="$OUTPUT" dev.ratelimit.bench.e2e.FleetCostChart "$WORK/fleet-cost.csv" fleet-cost
+log "wrote $OUTPUT/fleet-cost.md, fleet-cost-commands.png and fleet-cost-admitted.png"

@@ -80,6 +80,44 @@ cpu_ticks() {
 	awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
+# Time JVM $1's JIT compilers have spent compiling so far, in milliseconds (jstat -compiler).
+compile_ms() {
+	local seconds
+	seconds=$(jstat -compiler "$1" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	[[ -n $seconds ]] || fail "jstat could not read the compilation time of JVM $1"
+	awk -v s="$seconds" 'BEGIN { printf "%d", s * 1000 }'
+}
+
+# settle PASSES LOAD NAME...: warms the gateways NAME (their JVMs in PID) until their JIT
+# compilers are done. A pass runs the caller's function `LOAD NAME` for each in turn and
+# measures how long that JVM compiled meanwhile; the first pass in which every one compiled
+# for under 5 % of its load's time ends the warm-up (SETTLED_IN says which, for a report's
+# caption), and none in PASSES fails the run. A fixed warm-up is not enough on 2 cores: a
+# Redis gateway's one C2 thread, busy through all of its warm-up, compiled again through
+# its first measured runs, at up to a core.
+settle() {
+	local passes=$1 load=$2 pass name start compiled elapsed busy
+	shift 2
+	for ((pass = 1; pass <= passes; pass++)); do
+		busy=()
+		for name in "$@"; do
+			compiled=$(compile_ms "${PID[$name]}")
+			start=$(date +%s%N)
+			"$load" "$name"
+			elapsed=$((($(date +%s%N) - start) / 1000000))
+			compiled=$(($(compile_ms "${PID[$name]}") - compiled))
+			((compiled * 20 < elapsed)) || busy+=("$name (${compiled} of ${elapsed} ms)")
+		done
+		if ((${#busy[@]} == 0)); then
+			SETTLED_IN="settled in pass $pass"
+			log "every gateway's JIT compiler $SETTLED_IN"
+			return 0
+		fi
+		log "warm-up pass $pass: still compiling: ${busy[*]}"
+	done
+	fail "JIT compilers still busy after $passes warm-up passes: ${busy[*]}; allow more passes"
+}
+
 # Latency in milliseconds from wrk's "99%    1.23ms" form: latency_ms PERCENTILE FILE.
 latency_ms() {
 	awk -v p="$1" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
