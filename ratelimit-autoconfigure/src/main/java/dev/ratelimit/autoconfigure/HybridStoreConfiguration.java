@@ -1,6 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.policy.ConfigurationChecks;
+import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.hybrid.HybridBucketStore;
@@ -8,6 +9,7 @@ import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
@@ -30,6 +32,14 @@ class HybridStoreConfiguration {
 		return new HybridBucketStore(RemoteStores.script(template, redisProperties), redisProperties.getTimeout(),
 				hybridProperties.getSyncInterval(),
 				RemoteStores.guard(HybridBucketStore.NAME, redisProperties, localStore), MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * The store follows a live reload ({@link HybridBucketStore#policiesReloaded}).
+	 */
+	@Bean
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitHybridBucketStoreReload(HybridBucketStore store) {
+		return (event) -> store.policiesReloaded(event.getPolicies().byId().values());
 	}
 
 }

@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -49,6 +50,11 @@ final class RateLimitConfigurationBinding {
 
 	static final String UNKNOWN_KEY = "is not a known key";
 
+	/**
+	 * What a list element after a gap in its list's indexes is.
+	 */
+	static final String ELEMENT_AFTER_GAP = "is not bound: a list's elements are numbered from [0] without a gap";
+
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
 
 	/**
@@ -74,7 +80,7 @@ final class RateLimitConfigurationBinding {
 	static Result bind(Environment environment) {
 		Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
 		Binder binder = Binder.get(environment);
-		RecordingBindHandler handler = new RecordingBindHandler();
+		RecordingBindHandler handler = new RecordingBindHandler(!ignoresUnknownKeys(binder));
 		RateLimitProperties properties = binder.bindOrCreate(PREFIX, Bindable.of(RateLimitProperties.class),
 				handler);
 		NESTED.forEach((nested) -> binder.bind(nested.getKey(), Bindable.of(nested.getValue()), handler));
@@ -82,7 +88,22 @@ final class RateLimitConfigurationBinding {
 		if (!properties.isIgnoreUnknownKeys()) {
 			problems.addAll(handler.unknownKeys(sources));
 		}
-		return new Result(properties, problems);
+		return new Result(properties, problems, handler.unsetLists);
+	}
+
+	/**
+	 * Whether unknown keys are let pass: then a list cut short by an element that binds
+	 * nothing fails as Spring Boot's binding fails, since its elements would otherwise be
+	 * lost without a word.
+	 */
+	private static boolean ignoresUnknownKeys(Binder binder) {
+		try {
+			return binder.bind(IGNORE_UNKNOWN_KEYS, Boolean.class).orElse(false);
+		}
+		catch (BindException ex) {
+			// Not true or false: reported with the values that do not convert.
+			return false;
+		}
 	}
 
 	/**
@@ -98,20 +119,32 @@ final class RateLimitConfigurationBinding {
 	 * @param properties {@code ratelimit.*}, a value that does not convert left at its
 	 * default
 	 * @param problems the unknown keys and the values that do not convert
+	 * @param unsetLists the lists left unset for an element among the problems, as
+	 * written
 	 */
-	record Result(RateLimitProperties properties, List<ConfigurationProblem> problems) {
+	record Result(RateLimitProperties properties, List<ConfigurationProblem> problems, Set<String> unsetLists) {
 
 		/**
 		 * These problems, then those of the policies built from the properties, less
-		 * theirs about a property already named here: a value that does not convert is
-		 * left unset, which the policies' checks would report again as missing.
+		 * theirs about a property already named here, or about a list left unset or what
+		 * holds it: a value that does not convert is left unset, and so is a list whose
+		 * element is named here, which the policies' checks would report again as
+		 * missing.
 		 */
 		List<ConfigurationProblem> with(List<ConfigurationProblem> policyProblems) {
 			Set<String> named = new HashSet<>();
 			this.problems.forEach((problem) -> named.add(problem.property()));
 			List<ConfigurationProblem> all = new ArrayList<>(this.problems);
-			policyProblems.stream().filter((problem) -> !named.contains(problem.property())).forEach(all::add);
+			policyProblems.stream()
+				.filter((problem) -> !named.contains(problem.property()) && !holdsAnUnsetList(problem.property()))
+				.forEach(all::add);
 			return all;
+		}
+
+		private boolean holdsAnUnsetList(String property) {
+			return this.unsetLists.stream()
+				.anyMatch((list) -> list.equals(property) || list.startsWith(property + ".")
+						|| list.startsWith(property + "["));
 		}
 
 	}
@@ -128,7 +161,24 @@ final class RateLimitConfigurationBinding {
 
 		private final Set<ConfigurationPropertyName> bound = new HashSet<>();
 
+		/**
+		 * The keys of the list elements that bound nothing.
+		 */
+		private final Set<ConfigurationPropertyName> unboundElements = new HashSet<>();
+
 		private final List<ConfigurationProblem> conversionProblems = new ArrayList<>();
+
+		private final Set<String> unsetLists = new HashSet<>();
+
+		private final boolean reportsUnboundElements;
+
+		/**
+		 * @param reportsUnboundElements whether a list cut short by an element that binds
+		 * nothing is left unset and its element reported, rather than failing the binding
+		 */
+		RecordingBindHandler(boolean reportsUnboundElements) {
+			this.reportsUnboundElements = reportsUnboundElements;
+		}
 
 		@Override
 		public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
@@ -147,6 +197,16 @@ final class RateLimitConfigurationBinding {
 		@Override
 		public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
 				Exception error) throws Exception {
+			if (this.reportsUnboundElements && error instanceof UnboundConfigurationPropertiesException unbound) {
+				// An element all of whose keys are misspelt, or one after a gap in the
+				// indexes, ends the list; Spring Boot's failure names neither the key nor
+				// the nearest. Reported with the unknown keys, the list left unset; the
+				// list's elements in other sources are overridden, as when it binds.
+				unbound.getUnboundProperties().forEach((element) -> this.unboundElements.add(element.getName()));
+				this.unsetLists.add(asWritten(name));
+				this.bound.add(name);
+				return null;
+			}
 			ConfigurationProperty property = context.getConfigurationProperty();
 			String rule = conversionRule(target.getType().resolve());
 			if (property != null && rule != null) {
@@ -207,7 +267,8 @@ final class RateLimitConfigurationBinding {
 		}
 
 		private boolean isUnknown(ConfigurationPropertyName name) {
-			return !this.bound.contains(name) && !this.attempted.contains(name) && !isOverriddenElement(name);
+			return this.unboundElements.contains(name)
+					|| (!this.bound.contains(name) && !this.attempted.contains(name) && !isOverriddenElement(name));
 		}
 
 		/**
@@ -245,7 +306,8 @@ final class RateLimitConfigurationBinding {
 				value = (properties.size() == 1) ? "set (" + asWritten(properties.get(0).getName()) + ")"
 						: "set (" + properties.size() + " keys under it)";
 			}
-			return new ConfigurationProblem(asWritten(key), value, UNKNOWN_KEY + suggestion(key));
+			String rule = key.isLastElementIndexed() ? ELEMENT_AFTER_GAP : UNKNOWN_KEY + suggestion(key);
+			return new ConfigurationProblem(asWritten(key), value, rule);
 		}
 
 		/**

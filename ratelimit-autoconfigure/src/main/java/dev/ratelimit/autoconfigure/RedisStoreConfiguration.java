@@ -1,6 +1,7 @@
 package dev.ratelimit.autoconfigure;
 
 import dev.ratelimit.policy.LivePolicies;
+import dev.ratelimit.policy.RateLimitPoliciesReloadedEvent;
 import dev.ratelimit.policy.StoreType;
 import dev.ratelimit.store.caffeine.CaffeineBucketStore;
 import dev.ratelimit.store.redis.RedisBucketStore;
@@ -8,6 +9,7 @@ import dev.ratelimit.support.MonotonicClock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
@@ -30,6 +32,14 @@ class RedisStoreConfiguration {
 				RemoteStores.guard(RedisBucketStore.NAME, properties, localStore), MonotonicClock.SYSTEM,
 				properties.getSharedCalls().getMaxBatch(), properties.isLocalRefusals(),
 				() -> policies.stream().flatMap((live) -> live.get().byId().values().stream()).toList());
+	}
+
+	/**
+	 * The store follows a live reload ({@link RedisBucketStore#policiesReloaded}).
+	 */
+	@Bean
+	ApplicationListener<RateLimitPoliciesReloadedEvent> rateLimitRedisBucketStoreReload(RedisBucketStore store) {
+		return (event) -> store.policiesReloaded(event.getPolicies().byId().values());
 	}
 
 }

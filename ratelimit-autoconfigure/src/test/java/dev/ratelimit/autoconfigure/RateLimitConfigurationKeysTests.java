@@ -172,6 +172,54 @@ class RateLimitConfigurationKeysTests {
 	}
 
 	@Test
+	void aListElementWhoseKeysAreAllMisspeltIsNamed() {
+		this.contextRunner.withPropertyValues(LIMIT + "capacty=5")
+			.run((context) -> assertThat(problems(context)).containsExactly(
+					LIMIT + "capacty: was 5, is not a known key; did you mean capacity?"));
+	}
+
+	@Test
+	void aListLeftUnsetForItsMisspeltElementIsNotReportedAgainAsAMissingTier() {
+		this.contextRunner
+			.withPropertyValues("ratelimit.policies.orders.tiers.free[0].algorithm=fixed-window",
+					"ratelimit.policies.orders.tiers.free[0].limit=10", "ratelimit.policies.orders.tiers.free[0].window=1m")
+			.withPropertyValues(LIMIT + "capacty=5")
+			.run((context) -> assertThat(problems(context)).containsExactly(
+					LIMIT + "capacty: was 5, is not a known key; did you mean capacity?"));
+	}
+
+	/**
+	 * Its elements would be lost without a word: start-up fails as Spring Boot's binding
+	 * does, and a reload is rejected.
+	 */
+	@Test
+	void aListCutShortByAnElementThatBindsNothingIsRefusedEvenWhenUnknownKeysPass(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(LIMIT + "capacty=5", "ratelimit.ignore-unknown-keys=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining(LIMIT + "capacty"));
+		this.contextRunner.withPropertyValues(ORDERS).withPropertyValues("ratelimit.ignore-unknown-keys=true")
+			.run((context) -> {
+				RateLimitPolicies inForce = context.getBean(LivePolicies.class).get();
+				change(context, "ratelimit.policies.orders.tiers.anonymous[2].limit=7");
+				assertThat(context.getBean(LivePolicies.class).get()).isSameAs(inForce);
+				assertThat(output).contains("Rate limit settings change rejected")
+					.contains("ratelimit.policies.orders.tiers.anonymous[2].limit");
+			});
+	}
+
+	@Test
+	void aListElementAfterAGapInTheIndexesIsNamed() {
+		this.contextRunner.withPropertyValues(ORDERS)
+			.withPropertyValues("ratelimit.policies.orders.tiers.anonymous[2].algorithm=fixed-window")
+			.run((context) -> assertThat(problems(context)).containsExactly(
+					"ratelimit.policies.orders.tiers.anonymous[2]: was set "
+							+ "(ratelimit.policies.orders.tiers.anonymous[2].algorithm), is not bound: a list's "
+							+ "elements are numbered from [0] without a gap"));
+	}
+
+	@Test
 	void aListSetWholeByAnotherSourceLeavesTheElementsItOverridesUnflagged() {
 		this.contextRunner.withPropertyValues(ORDERS)
 			.withPropertyValues("ratelimit.policies.orders.tiers.anonymous[1].algorithm=fixed-window",
@@ -307,6 +355,19 @@ class RateLimitConfigurationKeysTests {
 				.contains(LIMIT + "refil-period: was 1m, is not a known key; did you mean refill-period?")
 				.contains("ratelimit.polices: was set (ratelimit.polices.x.key), is not a known key; did you mean "
 						+ "policies?");
+		});
+	}
+
+	@Test
+	void aReloadWithAListElementAfterAGapIsRejectedAndThePoliciesInForceStay(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ORDERS).run((context) -> {
+			RateLimitPolicies inForce = context.getBean(LivePolicies.class).get();
+			change(context, "ratelimit.policies.orders.tiers.anonymous[2].limit=7");
+			assertThat(context.getBean(LivePolicies.class).get()).isSameAs(inForce);
+			assertThat(output).contains("Rate limit settings change rejected")
+				.contains("ratelimit.policies.orders.tiers.anonymous[2]: was set "
+						+ "(ratelimit.policies.orders.tiers.anonymous[2].limit), is not bound: a list's elements are "
+						+ "numbered from [0] without a gap");
 		});
 	}
 

@@ -243,7 +243,7 @@ public final class HybridBucketStore extends RemoteBucketStore implements SmartL
 			return;
 		}
 		// Leases are the generic script's: no policy's tier takes a lean script.
-		connect(List.of());
+		connect(false, List.of());
 		this.scheduler = Schedulers.newSingle("ratelimit-hybrid-sync", true);
 		this.syncing = Flux.interval(this.syncInterval, this.syncInterval, this.scheduler)
 			.onBackpressureDrop()

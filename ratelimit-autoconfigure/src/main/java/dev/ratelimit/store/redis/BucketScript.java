@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -119,54 +120,112 @@ public final class BucketScript {
 	}
 
 	/**
-	 * Loads the generic scripts and the lean scripts of the tiers of {@code policies}
-	 * into Redis's script cache ({@code SCRIPT LOAD}), then makes {@code rounds} bursts
-	 * of {@code burst} concurrent calls of the generic scripts and each algorithm's lean
-	 * script, on keys of the warm-up's own ({@link RedisLayout#warmUp(String, Tier)}): a
-	 * node's first requests then find their script cached, so that {@code EVALSHA}
-	 * answers at once rather than {@code NOSCRIPT} and an {@code EVAL} of the whole
-	 * source, and find the code that calls Redis and reads its replies loaded and
-	 * compiled. Every warm-up limit allows one request a second: its keys expire within
-	 * seconds, and both verdicts are exercised.
+	 * Loads the generic scripts and, for a store that judges with them, the lean scripts
+	 * of the tiers of {@code policies} into Redis's script cache ({@code SCRIPT LOAD}),
+	 * then makes {@code rounds} bursts of {@code burst} concurrent calls of the generic
+	 * scripts and, again for such a store, each algorithm's lean script, on keys of the
+	 * warm-up's own ({@link RedisLayout#warmUp(String, Tier)}): a node's first requests
+	 * then find their script cached, so that {@code EVALSHA} answers at once rather than
+	 * {@code NOSCRIPT} and an {@code EVAL} of the whole source, and find the code that
+	 * calls Redis and reads its replies loaded and compiled. Every warm-up limit allows
+	 * one request a second: its keys expire within seconds, and both verdicts are
+	 * exercised.
+	 * @param lean whether the store judges with lean scripts (the exact store, not the
+	 * hybrid one)
 	 * @param policies the policies whose tiers this node judges with lean scripts, the
 	 * penalized form too for those with a penalty box
 	 */
 	@SuppressWarnings("rawtypes")
-	Mono<Void> warmUp(int rounds, int burst, Collection<RateLimitPolicy> policies) {
+	Mono<Void> warmUp(int rounds, int burst, boolean lean, Collection<RateLimitPolicy> policies) {
 		String prefix = this.layouts.keyPrefix();
 		List<RedisLayout> warmUpLayouts = new ArrayList<>();
-		for (Limit limit : WARM_UP_LIMITS) {
-			warmUpLayouts.add(RedisLayout.warmUp(prefix, new Tier(limit.algorithm().configName(), List.of(limit))));
+		if (lean) {
+			for (Limit limit : WARM_UP_LIMITS) {
+				warmUpLayouts.add(RedisLayout.warmUp(prefix, new Tier(limit.algorithm().configName(), List.of(limit))));
+			}
 		}
 		Set<RedisScript<List>> scripts = new LinkedHashSet<>(List.of(this.script, this.penalizedScript));
 		for (RedisLayout layout : warmUpLayouts) {
 			scripts.add(leanScript(layout.leanLimit()));
 			scripts.add(penalizedLeanScript(layout.leanLimit()));
 		}
-		for (RateLimitPolicy policy : policies) {
-			for (RedisLayout layout : this.layouts.layouts(policy)) {
-				if (layout.leanLimit() != null) {
-					scripts.add(leanScript(layout.leanLimit()));
-					if (policy.penalty() != null) {
-						scripts.add(penalizedLeanScript(layout.leanLimit()));
-					}
-				}
-			}
-		}
-		Mono<Void> load = Flux.fromIterable(scripts)
-			.concatMap((script) -> this.connection.onRedis(this.connection.template()
-				.execute((connection) -> connection.scriptingCommands()
-					.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
-			.then();
+		scripts.addAll(leanScripts(leanLimits(policies)));
 		List<Mono<?>> calls = new ArrayList<>();
-		for (RedisLayout lean : warmUpLayouts) {
-			calls.add(Mono.defer(() -> acquire(lean, "warm-up", 1)));
+		for (RedisLayout layout : warmUpLayouts) {
+			calls.add(Mono.defer(() -> acquire(layout, "warm-up", 1)));
 		}
 		RedisLayout generic = RedisLayout.warmUp(prefix, new Tier("generic", WARM_UP_LIMITS));
 		calls.add(Mono.defer(() -> acquire(generic, "warm-up", 1)));
 		calls.add(Mono.defer(() -> lease(generic, "warm-up", 1, 2, 1, Refund.NONE, Refund.NONE)));
 		Mono<Void> round = Flux.range(0, burst).flatMap((call) -> Flux.fromIterable(calls).flatMap(Mono::then)).then();
-		return load.then(Flux.range(0, rounds).concatMap((each) -> round).then());
+		return load(scripts).then(Flux.range(0, rounds).concatMap((each) -> round).then());
+	}
+
+	/**
+	 * After a live reload, keeps only the lean scripts of the tiers of {@code policies},
+	 * those in force, and loads them into Redis's script cache, as the start-up's
+	 * warm-up does: a limit the reload added finds its script cached on its first
+	 * request, and the scripts of the limits it removed or changed are forgotten.
+	 * @param policies the policies in force whose tiers this node judges with lean
+	 * scripts
+	 */
+	Mono<Void> inForce(Collection<RateLimitPolicy> policies) {
+		Map<LeanLimit, Boolean> limits = leanLimits(policies);
+		this.leanScripts.keySet().retainAll(limits.keySet());
+		this.penalizedLeanScripts.keySet().removeIf((limit) -> !limits.getOrDefault(limit, false));
+		return load(leanScripts(limits));
+	}
+
+	/**
+	 * The lean limits of the tiers of {@code policies}, each with whether a policy with a
+	 * penalty box judges it, so needs the penalized form too.
+	 */
+	private Map<LeanLimit, Boolean> leanLimits(Collection<RateLimitPolicy> policies) {
+		Map<LeanLimit, Boolean> limits = new LinkedHashMap<>();
+		for (RateLimitPolicy policy : policies) {
+			for (RedisLayout layout : this.layouts.layouts(policy)) {
+				LeanLimit limit = layout.leanLimit();
+				if (limit != null) {
+					limits.merge(limit, policy.penalty() != null, Boolean::logicalOr);
+				}
+			}
+		}
+		return limits;
+	}
+
+	/**
+	 * The scripts of {@code limits}, as {@link #leanLimits} gives them.
+	 */
+	@SuppressWarnings("rawtypes")
+	private Set<RedisScript<List>> leanScripts(Map<LeanLimit, Boolean> limits) {
+		Set<RedisScript<List>> scripts = new LinkedHashSet<>();
+		limits.forEach((limit, penalized) -> {
+			scripts.add(leanScript(limit));
+			if (penalized) {
+				scripts.add(penalizedLeanScript(limit));
+			}
+		});
+		return scripts;
+	}
+
+	/**
+	 * {@code SCRIPT LOAD} of each of {@code scripts}, one after the other.
+	 */
+	@SuppressWarnings("rawtypes")
+	private Mono<Void> load(Collection<RedisScript<List>> scripts) {
+		return Flux.fromIterable(scripts)
+			.concatMap((script) -> this.connection.onRedis(this.connection.template()
+				.execute((connection) -> connection.scriptingCommands()
+					.scriptLoad(ByteBuffer.wrap(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))))))
+			.then();
+	}
+
+	/**
+	 * Lean scripts this node holds, for tests: one per limit in force, the penalized
+	 * forms counted apart.
+	 */
+	int leanScriptCount() {
+		return this.leanScripts.size() + this.penalizedLeanScripts.size();
 	}
 
 	/**

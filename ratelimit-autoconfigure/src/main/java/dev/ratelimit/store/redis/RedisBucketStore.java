@@ -18,6 +18,8 @@ import dev.ratelimit.store.BucketId;
 import dev.ratelimit.store.Settlement;
 import dev.ratelimit.store.StoreHealth;
 import dev.ratelimit.support.MonotonicClock;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -47,6 +49,8 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 * The default of {@code ratelimit.redis.shared-calls.max-batch}.
 	 */
 	public static final int DEFAULT_MAX_BATCH = 64;
+
+	private static final Log logger = LogFactory.getLog(RedisBucketStore.class);
 
 	private final HeldSlots heldSlots = new HeldSlots();
 
@@ -128,7 +132,32 @@ public final class RedisBucketStore extends RemoteBucketStore implements SmartIn
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
-		connect(this.policies.get().stream().filter((policy) -> policy.store() == StoreType.REDIS).toList());
+		connect(true, ofThisStore(this.policies.get()));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The lean scripts of this store's tiers in force are kept and loaded into Redis in
+	 * the background, as at start-up, and the others forgotten: a limit the reload added
+	 * finds its script in Redis on its first request. Should the load fail, that request
+	 * sends its script whole ({@code EVAL}), as after a Redis restart.
+	 */
+	@Override
+	public void policiesReloaded(Collection<RateLimitPolicy> policies) {
+		super.policiesReloaded(policies);
+		this.script.inForce(ofThisStore(policies)).timeout(START_UP_WAIT).subscribe(null, this::reloadLoadFailed);
+	}
+
+	private static List<RateLimitPolicy> ofThisStore(Collection<RateLimitPolicy> policies) {
+		return policies.stream().filter((policy) -> policy.store() == StoreType.REDIS).toList();
+	}
+
+	private void reloadLoadFailed(Throwable failure) {
+		if (logger.isWarnEnabled()) {
+			logger.warn("Rate limit store '" + NAME + "' could not load the reloaded policies' scripts into Redis ("
+					+ failure + "); a limit's first request sends its script whole");
+		}
 	}
 
 	/**

@@ -2,6 +2,8 @@ package dev.ratelimit.store.redis;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,30 @@ public final class RedisLayouts {
 			tiers.put(tier.name(), layout);
 		}
 		return layout;
+	}
+
+	/**
+	 * Forget the layouts of the policies and tiers not among {@code policies}, those in
+	 * force after a live reload.
+	 */
+	void retain(Collection<RateLimitPolicy> policies) {
+		Map<String, Set<String>> inForce = new HashMap<>();
+		for (RateLimitPolicy policy : policies) {
+			Set<String> tiers = new HashSet<>();
+			policy.tiers().values().forEach((tier) -> tiers.add(tier.name()));
+			tiers.add(policy.defaultTier().name());
+			inForce.put(policy.id(), tiers);
+		}
+		this.layouts.keySet().retainAll(inForce.keySet());
+		// A request judged under the policies before the reload may add one back meanwhile.
+		this.layouts.forEach((policy, tiers) -> tiers.keySet().retainAll(inForce.getOrDefault(policy, Set.of())));
+	}
+
+	/**
+	 * Policies and tiers with a layout, for tests.
+	 */
+	int size() {
+		return this.layouts.values().stream().mapToInt(Map::size).sum();
 	}
 
 	/**

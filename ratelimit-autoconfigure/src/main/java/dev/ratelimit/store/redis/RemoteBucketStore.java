@@ -62,7 +62,7 @@ public abstract class RemoteBucketStore implements BucketStore {
 	final AtomicLong pingMicros = new AtomicLong(NO_PING_YET);
 
 	/**
-	 * Longest start-up waits for the warm-up ({@link #connect(Collection)}): well above the
+	 * Longest start-up waits for the warm-up ({@link #connect(boolean, Collection)}): well above the
 	 * slowest warm-up measured on a busy machine (docs/benchmarks.md, section 7), room for
 	 * an application starting around it, short enough not to hold a deployment up while
 	 * Redis hangs.
@@ -77,7 +77,7 @@ public abstract class RemoteBucketStore implements BucketStore {
 	static final int WARM_UP_BURST = 40;
 
 	/**
-	 * Longest start-up waits for {@link #connect(Collection)}: {@link #START_UP_WAIT} but in
+	 * Longest start-up waits for {@link #connect(boolean, Collection)}: {@link #START_UP_WAIT} but in
 	 * tests.
 	 */
 	private final Duration startUpWait;
@@ -102,12 +102,13 @@ public abstract class RemoteBucketStore implements BucketStore {
 	 * Redis that refuses the connection is reported at once and never stops start-up. A
 	 * warning says only that Redis failed, when the client says so: a Redis merely slow
 	 * to answer gets an INFO line, and the warm-up goes on in the background.
+	 * @param lean whether this store judges with lean scripts
 	 * @param leanPolicies the policies whose tiers this store judges with lean scripts
 	 */
-	protected void connect(Collection<RateLimitPolicy> leanPolicies) {
+	protected void connect(boolean lean, Collection<RateLimitPolicy> leanPolicies) {
 		CompletableFuture<Void> warmedUp = this.script.connection().ping()
 			.doOnError(this.guard::unreachableAtStartUp)
-			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST, leanPolicies)
+			.then(Mono.defer(() -> this.script.warmUp(WARM_UP_ROUNDS, WARM_UP_BURST, lean, leanPolicies)
 				.doOnError(this::warmUpFailed)))
 			.toFuture();
 		try {
@@ -126,6 +127,14 @@ public abstract class RemoteBucketStore implements BucketStore {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Follow a live reload: the layouts of the tiers no longer in force are forgotten.
+	 * @param policies every policy in force after the reload
+	 */
+	public void policiesReloaded(Collection<RateLimitPolicy> policies) {
+		this.script.layouts().retain(policies);
 	}
 
 	private void warmUpFailed(Throwable failure) {

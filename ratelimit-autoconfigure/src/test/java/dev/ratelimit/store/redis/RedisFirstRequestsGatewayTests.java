@@ -3,6 +3,7 @@ package dev.ratelimit.store.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.ratelimit.e2e.GatewayTestApplication;
 import dev.ratelimit.e2e.Upstream;
@@ -14,9 +15,9 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,11 +43,8 @@ class RedisFirstRequestsGatewayTests {
 				// Start-up loaded the trial tier's own lean script: no first request waits on
 				// a NOSCRIPT and an EVAL of the whole source.
 				Tier trial = gateways.get(0).getBean(LivePolicies.class).get().policy("trial").defaultTier();
-				String sha = RedisScript.of(ScriptAssembler.lean(new RedisLayout("rl", "trial", trial).leanLimit()))
-					.getSha1();
-				assertThat(redis.blockingTemplate()
-					.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
-						.scriptExists(sha))).containsExactly(true);
+				assertThat(redis.cached(List.of(ScriptAssembler.lean(new RedisLayout("rl", "trial", trial).leanLimit()))))
+					.containsExactly(true);
 				List<Integer> statuses = Flux.range(0, 40)
 					.flatMap((request) -> status(gateways.get(request % 2)), 40)
 					.collectList()
@@ -59,6 +57,33 @@ class RedisFirstRequestsGatewayTests {
 			}
 			finally {
 				gateways.forEach(ConfigurableApplicationContext::close);
+			}
+		}
+	}
+
+	/**
+	 * A limit a live reload brings finds its lean script in Redis before its first
+	 * request, as the limits of start-up do.
+	 */
+	@Test
+	void aLimitALiveReloadBringsIsLoadedBeforeItsFirstRequest() {
+		try (Upstream upstream = Upstream.start(); TestRedis redis = TestRedis.startEmbedded()) {
+			ConfigurableApplicationContext gateway = gateway(redis, upstream);
+			try {
+				String limit = "ratelimit.policies.trial.tiers.anonymous[0].";
+				// The list binds from the one source that has it: the whole element.
+				TestPropertyValues.of(limit + "algorithm=fixed-window", limit + "limit=20", limit + "window=1h")
+					.applyTo(gateway);
+				gateway.publishEvent(new EnvironmentChangeEvent(gateway, Set.of(limit + "limit")));
+				Tier trial = gateway.getBean(LivePolicies.class).get().policy("trial").defaultTier();
+				assertThat(trial.limits().get(0).quota()).isEqualTo(20);
+				String script = ScriptAssembler.lean(new RedisLayout("rl", "trial", trial).leanLimit());
+				Pause.until("the reloaded limit's script is in Redis", Duration.ofSeconds(10),
+						() -> redis.cached(List.of(script)).get(0));
+				assertThat(status(gateway).block(Duration.ofSeconds(10))).isEqualTo(200);
+			}
+			finally {
+				gateway.close();
 			}
 		}
 	}

@@ -8,11 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.FixedWindow;
+import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
+import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.AfterResponse;
 import dev.ratelimit.policy.KeySource;
@@ -36,9 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,6 +111,23 @@ class StartUpWarmUpTests {
 			.containsOnly(false);
 	}
 
+	/**
+	 * The exact store judges a tier of one limit with its lean script, so its warm-up
+	 * exercises each algorithm's; the hybrid store calls none, so its warm-up loads none.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "redis", "hybrid" })
+	void onlyTheExactStoresWarmUpLoadsLeanScripts(String storeName) {
+		flushScripts();
+		start(storeName, redis.template());
+		Duration second = Duration.ofSeconds(1);
+		List<String> warmUps = Stream.of(new FixedWindow(1, second), new SlidingWindowLog(1, second),
+				new SlidingWindowCounter(1, second), new TokenBucket(1, 1, second), new LeakyBucket(1, 1, second))
+			.map(StartUpWarmUpTests::lean)
+			.toList();
+		assertThat(cached(warmUps)).containsOnly(storeName.equals("redis"));
+	}
+
 	@Test
 	void theWarmUpTouchesNoClientsBucketAndLeavesOnlyKeysThatExpire() {
 		RedisBucketStore first = (RedisBucketStore) start("redis", redis.template());
@@ -178,18 +196,13 @@ class StartUpWarmUpTests {
 	}
 
 	private static List<Boolean> cached(List<String> scripts) {
-		String[] shas = scripts.stream().map((script) -> RedisScript.of(script).getSha1()).toArray(String[]::new);
-		List<Boolean> cached = redis.blockingTemplate()
-			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands().scriptExists(shas));
-		assertThat(cached).hasSize(shas.length);
+		List<Boolean> cached = redis.get().cached(scripts);
+		assertThat(cached).hasSize(scripts.size());
 		return cached;
 	}
 
 	private static void flushScripts() {
-		redis.blockingTemplate().execute((RedisCallback<Void>) (connection) -> {
-			connection.scriptingCommands().scriptFlush();
-			return null;
-		});
+		redis.get().flushScripts();
 	}
 
 	private static int closedPort() {

@@ -12,7 +12,9 @@ import redis.embedded.RedisServer;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A real Redis for tests: an embedded server on a free port, or the one named by the
@@ -128,6 +130,25 @@ final class TestRedis implements AutoCloseable {
 		factory.start();
 		this.nodeConnectionFactories.add(factory);
 		return new ReactiveStringRedisTemplate(factory);
+	}
+
+	/**
+	 * Whether Redis's script cache holds each of {@code scripts} (their sources).
+	 */
+	List<Boolean> cached(List<String> scripts) {
+		String[] shas = scripts.stream().map((script) -> RedisScript.of(script).getSha1()).toArray(String[]::new);
+		return blockingTemplate()
+			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands().scriptExists(shas));
+	}
+
+	/**
+	 * Empties Redis's script cache, as a restart of Redis does.
+	 */
+	void flushScripts() {
+		blockingTemplate().execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
 	}
 
 	void flushAll() {
