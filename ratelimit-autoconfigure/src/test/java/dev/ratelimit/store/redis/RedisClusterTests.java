@@ -121,6 +121,23 @@ class RedisClusterTests {
 	}
 
 	/**
+	 * So does a live reload for the limits it brings.
+	 */
+	@Test
+	void aReloadLoadsTheScriptsOfTheLimitsItBringsOnEveryMaster() {
+		RedisBucketStore store = TestStores.redis(cluster.template(), Duration.ofSeconds(5),
+				TestStores.guard("redis", FailureMode.DENY, 3, Duration.ofMillis(300)), List.of());
+		Tier tier = TestPolicies.tier("cluster", new TokenBucket(17, 1, Duration.ofSeconds(17)));
+		store.policiesReloaded(List.of(TestPolicies.policy("orders", StoreType.REDIS, tier)));
+		String sha = RedisScript.of(ScriptAssembler.lean(TestLeanLimits.of(tier.limits().get(0)))).getSha1();
+		for (int node = 0; node < MASTERS; node++) {
+			int master = node;
+			Pause.until("the reloaded limit's script is on master " + master, Duration.ofSeconds(5),
+					() -> cluster.node(master).scriptExists(sha).get(0));
+		}
+	}
+
+	/**
 	 * Two nodes' concurrent requests on each hot bucket share calls and repeat Redis's
 	 * refusals, on every master: fewer calls than requests, exactly the limit admitted.
 	 */
