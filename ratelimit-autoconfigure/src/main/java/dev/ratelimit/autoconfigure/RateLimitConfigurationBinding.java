@@ -80,12 +80,13 @@ final class RateLimitConfigurationBinding {
 	static Result bind(Environment environment) {
 		Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
 		Binder binder = Binder.get(environment);
-		RecordingBindHandler handler = new RecordingBindHandler(!ignoresUnknownKeys(binder));
+		boolean ignoresUnknownKeys = ignoresUnknownKeys(binder);
+		RecordingBindHandler handler = new RecordingBindHandler(!ignoresUnknownKeys);
 		RateLimitProperties properties = binder.bindOrCreate(PREFIX, Bindable.of(RateLimitProperties.class),
 				handler);
 		NESTED.forEach((nested) -> binder.bind(nested.getKey(), Bindable.of(nested.getValue()), handler));
 		List<ConfigurationProblem> problems = new ArrayList<>(handler.conversionProblems);
-		if (!properties.isIgnoreUnknownKeys()) {
+		if (!ignoresUnknownKeys) {
 			problems.addAll(handler.unknownKeys(sources));
 		}
 		return new Result(properties, problems, handler.unsetLists);

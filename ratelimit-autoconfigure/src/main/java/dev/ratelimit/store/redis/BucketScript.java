@@ -51,7 +51,7 @@ public final class BucketScript {
 	/**
 	 * The limits of the start-up warm-up: one of each algorithm, one request a second.
 	 */
-	private static final List<Limit> WARM_UP_LIMITS = List.of(new FixedWindow(1, Duration.ofSeconds(1)),
+	static final List<Limit> WARM_UP_LIMITS = List.of(new FixedWindow(1, Duration.ofSeconds(1)),
 			new SlidingWindowLog(1, Duration.ofSeconds(1)), new SlidingWindowCounter(1, Duration.ofSeconds(1)),
 			new TokenBucket(1, 1, Duration.ofSeconds(1)), new LeakyBucket(1, 1, Duration.ofSeconds(1)));
 

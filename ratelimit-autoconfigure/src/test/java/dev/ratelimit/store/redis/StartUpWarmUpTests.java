@@ -8,14 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import dev.ratelimit.algorithm.FixedWindow;
-import dev.ratelimit.algorithm.LeakyBucket;
 import dev.ratelimit.algorithm.Limit;
 import dev.ratelimit.algorithm.Penalty;
 import dev.ratelimit.algorithm.SlidingWindowCounter;
-import dev.ratelimit.algorithm.SlidingWindowLog;
 import dev.ratelimit.algorithm.TokenBucket;
 import dev.ratelimit.policy.AfterResponse;
 import dev.ratelimit.policy.KeySource;
@@ -120,11 +117,7 @@ class StartUpWarmUpTests {
 	void onlyTheExactStoresWarmUpLoadsLeanScripts(String storeName) {
 		flushScripts();
 		start(storeName, redis.template());
-		Duration second = Duration.ofSeconds(1);
-		List<String> warmUps = Stream.of(new FixedWindow(1, second), new SlidingWindowLog(1, second),
-				new SlidingWindowCounter(1, second), new TokenBucket(1, 1, second), new LeakyBucket(1, 1, second))
-			.map(StartUpWarmUpTests::lean)
-			.toList();
+		List<String> warmUps = BucketScript.WARM_UP_LIMITS.stream().map(StartUpWarmUpTests::lean).toList();
 		assertThat(cached(warmUps)).containsOnly(storeName.equals("redis"));
 	}
 
