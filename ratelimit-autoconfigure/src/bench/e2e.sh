@@ -84,23 +84,6 @@ build() {
 	CLASSPATH_ALL="$MODULE/target/bench-classes:$MODULE/target/classes:$(cat "$MODULE/target/bench-classpath.txt")"
 }
 
-# Each gateway gets a Redis of its own (port 100 above its own), so that no gateway's
-# background calls (the hybrid store's syncs) count against, or slow down, another.
-start_redis() {
-	local port=$((BASE_PORT + 101 + $2))
-	require_free_port "$port"
-	REDIS_PORT[$1]=$port
-	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
-		>"$WORK/redis-$1.log" 2>&1 &
-	STARTED+=($!)
-	local i
-	for i in $(seq 50); do
-		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	fail "redis-server did not start (see $WORK/redis-$1.log)"
-}
-
 # start_gateway VARIANT INDEX [JVM OPTION...]
 start_gateway() {
 	local variant=$1 port=$((BASE_PORT + 1 + $2))

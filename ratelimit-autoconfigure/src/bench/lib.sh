@@ -3,6 +3,7 @@
 #   LOG_NAME  the name its log lines start with
 #   WORK      its working directory (nginx's pid file is $WORK/nginx/nginx.pid)
 #   STARTED   an array of the background processes it started, stopped by stop_all
+# and, for start_redis, BASE_PORT and the associative array REDIS_PORT.
 
 log() {
 	echo "[$LOG_NAME $(date +%H:%M:%S)] $*" >&2
@@ -62,6 +63,24 @@ wait_for() {
 		sleep 0.2
 	done
 	fail "$2 did not answer $1"
+}
+
+# start_redis NAME INDEX: a Redis of its own for the INDEX-th gateway, NAME, on port
+# BASE_PORT + 101 + INDEX (100 above the gateway's), so that no gateway's background calls
+# (the hybrid store's syncs) count against, or slow down, another; its port in REDIS_PORT.
+start_redis() {
+	local port=$((BASE_PORT + 101 + $2))
+	require_free_port "$port"
+	REDIS_PORT[$1]=$port
+	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
+		>"$WORK/redis-$1.log" 2>&1 &
+	STARTED+=($!)
+	local i
+	for i in $(seq 50); do
+		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	fail "redis-server did not start (see $WORK/redis-$1.log)"
 }
 
 # start_nginx PORT: the upstream (src/bench/e2e/nginx.conf) on 127.0.0.1:PORT, its files
