@@ -16,8 +16,9 @@
 #
 # Usage (from anywhere): ratelimit-autoconfigure/src/bench/thread-cpu.sh
 # Environment: THREAD_CPU_CONFIGS (default below), THREAD_CPU_ROUNDS (3),
-# THREAD_CPU_DURATION (s per measured run, 15), THREAD_CPU_WARMUP (s, 40), THREAD_CPU_SETTLE
-# (s per warm-up pass, 5), THREAD_CPU_SETTLE_PASSES (at most, 15), THREAD_CPU_CONNECTIONS (16), THREAD_CPU_BASE_PORT (31080),
+# THREAD_CPU_DURATION (s per measured run, 15), THREAD_CPU_WARMUP (s, 40),
+# THREAD_CPU_SETTLE (s per warm-up pass, 5), THREAD_CPU_SETTLE_PASSES (at most, 15),
+# THREAD_CPU_CONNECTIONS (16), THREAD_CPU_BASE_PORT (31080),
 # THREAD_CPU_OUTPUT (docs/benchmarks; writes thread-cpu.md and .csv there).
 # Needs wrk, nginx-light and redis-server (installed with apt-get when missing).
 set -euo pipefail
@@ -111,7 +112,7 @@ measure() {
 	requests=$(awk '/requests in/ { print $1 }' "$out")
 	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
 	hz=$(getconf CLK_TCK)
-	# Threads that ended during the run are left out; their time is the JVM's own, not a request's.
+	# Only threads alive at both snapshots are counted (join).
 	join "$before" "$after" | awk -v round="$round" -v config="$config" -v n="$requests" -v rps="$rps" -v hz="$hz" '
 		{ pool = $2; user[pool] += $8 - $3; sys[pool] += $9 - $4; switches[pool] += ($10 - $5) + ($11 - $6) }
 		END { for (pool in user) if (user[pool] + sys[pool] > 0 || switches[pool] > 0)
