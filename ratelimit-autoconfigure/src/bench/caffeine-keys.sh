@@ -55,7 +55,6 @@ case $CLIENTS in
 	1) SCRIPT=$FILES/one-key.lua ;;
 	*) echo "KEYS_CLIENTS must be $MANY_KEYS or 1, not $CLIENTS" >&2; exit 1 ;;
 esac
-CLOCK_TICKS=$(getconf CLK_TCK)
 ROUTES=(open windowed)
 STARTED=()
 declare -A CLASSES

@@ -56,7 +56,6 @@ CONNECTIONS=${E2E_CONNECTIONS:-16}
 BASE_PORT=${E2E_BASE_PORT:-28080}
 UPSTREAM_PORT=$BASE_PORT
 MANY_KEYS=200000
-CLOCK_TICKS=$(getconf CLK_TCK)
 GATEWAY_JVM=(-Xms1g -Xmx1g -XX:+UseG1GC)
 read -r -a VARIANTS <<<"${E2E_VARIANTS:-none none-twin rl-caffeine rl-redis rl-hybrid scg-redis scg-bucket4j}"
 [[ " ${VARIANTS[*]} " == *" none "* ]] || { echo "E2E_VARIANTS must include none: ratios are to it" >&2; exit 1; }

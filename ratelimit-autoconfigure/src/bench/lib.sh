@@ -94,6 +94,9 @@ start_nginx() {
 	wait_for "http://127.0.0.1:$1/" "nginx"
 }
 
+# Clock ticks a second, the unit of /proc's CPU times.
+CLOCK_TICKS=$(getconf CLK_TCK)
+
 # CPU time the process $1 has used, user and system, in clock ticks.
 cpu_ticks() {
 	awk '{ print $14 + $15 }' "/proc/$1/stat"

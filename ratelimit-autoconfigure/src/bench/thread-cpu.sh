@@ -102,7 +102,7 @@ thread_snapshot() {
 
 # measure ROUND CONFIG: one row per thread pool in the CSV.
 measure() {
-	local round=$1 config=$2 before after out requests rps hz
+	local round=$1 config=$2 before after out requests rps
 	before="$WORK/runs/$round-$config.before"
 	after="$WORK/runs/$round-$config.after"
 	out="$WORK/runs/$round-$config.txt"
@@ -111,9 +111,8 @@ measure() {
 	thread_snapshot "${PID[$config]}" >"$after"
 	requests=$(awk '/requests in/ { print $1 }' "$out")
 	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
-	hz=$(getconf CLK_TCK)
 	# Only threads alive at both snapshots are counted (join).
-	join "$before" "$after" | awk -v round="$round" -v config="$config" -v n="$requests" -v rps="$rps" -v hz="$hz" '
+	join "$before" "$after" | awk -v round="$round" -v config="$config" -v n="$requests" -v rps="$rps" -v hz="$CLOCK_TICKS" '
 		{ pool = $2; user[pool] += $8 - $3; sys[pool] += $9 - $4; switches[pool] += ($10 - $5) + ($11 - $6) }
 		END { for (pool in user) if (user[pool] + sys[pool] > 0 || switches[pool] > 0)
 			printf "%s,%s,%s,%s,%s,%.2f,%.2f,%.3f\n", round, config, n, rps, pool,
